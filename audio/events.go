@@ -1,0 +1,36 @@
+package audio
+
+import "github.com/tableref/tableref/audio/gesture"
+
+// Event is something the Listener heard: *Onset, *Code or *Level.
+type Event interface{ isEvent() }
+
+// Onset is one sound that started: a clap, a bang, or something else.
+type Onset struct {
+	Sample   int64        // first sample of the sound, counted from the start of the input
+	Time     float64      // Sample in seconds
+	Kind     gesture.Kind // clap, bang or other
+	Strength float64      // onset detection function at the peak (mean dB rise per band)
+	Features gesture.Features
+	Emitted  int64 // samples consumed when the event was emitted (latency = Emitted - Sample)
+}
+
+// Code is a Woodlouse Chaos trainer code: the gestures heard together, ended
+// by a silence of at least the gap.
+type Code struct {
+	Start, End   float64 // times of its first and last gesture, seconds
+	Bangs, Claps int
+	Order        string // one letter per gesture in time order: B bang, C clap
+	Emitted      int64  // samples consumed when the code was emitted
+}
+
+// Level reports the input level for meters, a few times a second.
+type Level struct {
+	Time float64 // end of the measured span, seconds
+	RMS  float64 // dBFS over the span
+	Peak float64 // dBFS, the loudest sample of the span
+}
+
+func (*Onset) isEvent() {}
+func (*Code) isEvent()  {}
+func (*Level) isEvent() {}

@@ -1,0 +1,336 @@
+package audio
+
+import (
+	"github.com/tableref/tableref/audio/internal/level"
+	"math"
+	"sort"
+
+	"github.com/tableref/tableref/audio/gesture"
+	"github.com/tableref/tableref/audio/onset"
+)
+
+// DefaultGap is the silence, in seconds, that ends a trainer code.
+const DefaultGap = 1.5
+
+// Config tunes a Listener. The zero value gives the defaults.
+type Config struct {
+	// Gap is the silence in seconds after the last gesture that ends a code
+	// (DefaultGap when zero).
+	Gap float64
+	// Threshold is the smallest onset strength (mean dB rise per band) that
+	// is looked at (DefaultThreshold when zero).
+	Threshold float64
+	// Classify names each onset (gesture.Classify when nil).
+	Classify func(gesture.Features) gesture.Kind
+}
+
+// DefaultThreshold is the default onset strength threshold.
+const DefaultThreshold = 0.5
+
+// RefineRange is how far below its peak, in dB, a sound's start is sought.
+const RefineRange = 25.0
+
+// MinRise is how far, in dB, the level must rise over the previous 30 ms
+// for a sound to be reported as an onset at all.
+const MinRise = 6.0
+
+// MinSpacing is the shortest time between two onsets, in seconds: sightings
+// of a sound closer than this to an earlier one are the same sound (nobody
+// claps twice in 50 ms).
+const MinSpacing = 0.05
+
+// Listener turns a stream of mono samples into Events: every onset with its
+// kind, every completed code, and input levels. It is fed block by block with
+// Write, exactly the same way for a live microphone and a file, and calls emit
+// synchronously as soon as each event is known. Memory is constant in the
+// length of the stream.
+type Listener struct {
+	rate int
+	cfg  Config
+	emit func(Event)
+
+	stft *onset.STFT
+	flux *onset.BandFlux
+	pick onset.Picker
+	an   gesture.Analyzer
+
+	hist    history
+	pos     int64 // samples consumed
+	pending *candidate
+	decided candidate // the last candidate judged (on = -1 before any)
+	wasGest bool      // whether it was judged a gesture
+	codes   grouper
+	meter   meter
+	room    roomFloor
+	scratch []float64
+}
+
+type candidate struct {
+	on       int64
+	strength float64
+}
+
+// NewListener makes a Listener for a stream at rate Hz.
+func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
+	if cfg.Gap <= 0 {
+		cfg.Gap = DefaultGap
+	}
+	if cfg.Threshold <= 0 {
+		cfg.Threshold = DefaultThreshold
+	}
+	if cfg.Classify == nil {
+		cfg.Classify = gesture.Classify
+	}
+	n, hop := onset.FrameSizes(rate)
+	l := &Listener{
+		rate:    rate,
+		cfg:     cfg,
+		emit:    emit,
+		stft:    onset.NewSTFT(n, hop),
+		flux:    onset.NewBandFlux(rate, n, hop),
+		pick:    onset.Picker{Threshold: cfg.Threshold},
+		hist:    history{keep: int(0.25 * float64(rate))},
+		decided: candidate{on: -1},
+	}
+	l.codes.gap = int64(cfg.Gap * float64(rate))
+	l.meter.span = rate / 10
+	return l
+}
+
+// SampleRate is the rate the Listener was made for.
+func (l *Listener) SampleRate() int { return l.rate }
+
+// Position is the number of samples consumed so far.
+func (l *Listener) Position() int64 { return l.pos }
+
+// Write consumes samples. Events are emitted during the call.
+func (l *Listener) Write(x []float64) {
+	hop := l.stft.Hop
+	for len(x) > 0 {
+		k := min(hop, len(x))
+		chunk := x[:k]
+		x = x[k:]
+		l.hist.append(chunk)
+		l.pos += int64(k)
+		l.meter.add(chunk, l.pos, l.rate, l.emit)
+		l.room.add(chunk, l.rate)
+		l.stft.Push(chunk, l.frame)
+		l.settle()
+	}
+}
+
+// Close ends the stream: a pending onset is classified with what there is,
+// and an open code is emitted.
+func (l *Listener) Close() {
+	if l.pending != nil {
+		l.decide()
+	}
+	if c := l.codes.flush(l.rate); c != nil {
+		c.Emitted = l.pos
+		l.emit(c)
+	}
+}
+
+// frame handles one STFT frame: frame f covers samples [f*hop, f*hop+N).
+func (l *Listener) frame(f int64, power []float64) {
+	peak, strength := l.pick.Next(l.flux.Next(power))
+	if !peak {
+		return
+	}
+	hop, n := int64(l.stft.Hop), int64(l.stft.N)
+	start := (f - 1) * hop // the peak was the previous frame
+	c := candidate{on: l.refine(start-hop, start+n+hop), strength: strength}
+	spacing := int64(MinSpacing * float64(l.rate))
+	if d := l.decided; d.on >= 0 && c.on < d.on+spacing && (l.wasGest || c.strength <= d.strength) {
+		// A later sighting of a sound already judged. After a mere blip, a
+		// stronger sound is a new one; after a gesture, nothing is.
+		return
+	}
+	if p := l.pending; p != nil {
+		if abs64(c.on-p.on) < spacing {
+			// One sound, seen twice (a noise blip before it, a second burst
+			// of a clap): keep the stronger sighting.
+			if c.strength > p.strength {
+				l.pending = &c
+			}
+			return
+		}
+		l.decide()
+	}
+	l.pending = &c
+}
+
+// settle emits what is due at the current position: the pending onset once
+// After seconds of it have been heard, and a code once the gap has passed.
+func (l *Listener) settle() {
+	if p := l.pending; p != nil && l.pos >= p.on+int64(gesture.After*float64(l.rate)) {
+		l.decide()
+	}
+	var hold int64 = -1
+	if l.pending != nil {
+		hold = l.pending.on
+	}
+	if c := l.codes.due(l.pos, hold, l.rate); c != nil {
+		c.Emitted = l.pos
+		l.emit(c)
+	}
+}
+
+// decide classifies the pending onset and emits it.
+func (l *Listener) decide() {
+	p := l.pending
+	l.pending = nil
+	l.decided = *p
+	before := int64(gesture.Before * float64(l.rate))
+	from := max(p.on-before, l.hist.start)
+	seg := l.hist.slice(from, l.pos)
+	feat := l.an.Measure(seg, int(p.on-from), l.rate)
+	feat.Above = feat.Level - l.room.floor
+	kind := l.cfg.Classify(feat)
+	l.wasGest = kind.IsGesture()
+	if kind == gesture.Other && feat.Sudden < MinRise {
+		return // the level barely moved: a flicker of a sound already going, not an onset
+	}
+	o := &Onset{
+		Sample:   p.on,
+		Time:     float64(p.on) / float64(l.rate),
+		Kind:     kind,
+		Strength: p.strength,
+		Features: feat,
+		Emitted:  l.pos,
+	}
+	l.emit(o)
+	if o.Kind.IsGesture() {
+		l.codes.add(o)
+	}
+}
+
+// refine finds where the sound that peaked in [a, b) starts: the loudest
+// millisecond of the span, then back while the level stays well above the
+// background heard just before the span.
+func (l *Listener) refine(a, b int64) int64 {
+	rate := int64(l.rate)
+	blk, step := max(rate/1000, 1), max(rate/2000, 1)
+	a = max(a, l.hist.start)
+	b = min(b, l.pos)
+	env := func(s int64) float64 { return level.DB(level.MeanSquare(l.hist.slice(s, min(s+blk, l.pos)))) }
+	if b-a < blk {
+		return max(a, 0)
+	}
+	pk, at := math.Inf(-1), a
+	for s := a; s+blk <= b; s += step {
+		if e := env(s); e > pk {
+			pk, at = e, s
+		}
+	}
+	l.scratch = l.scratch[:0]
+	for s := max(a-rate/50, l.hist.start); s+blk <= a; s += step {
+		l.scratch = append(l.scratch, env(s))
+	}
+	bg := pk - 30
+	if len(l.scratch) > 0 {
+		sort.Float64s(l.scratch)
+		bg = l.scratch[len(l.scratch)/2]
+	}
+	// The start is where the level first stands well above the background,
+	// and within RefineRange dB of the peak: a faint lead-in of a drum
+	// sample or the tail of the room is not the hit.
+	thr := math.Max(bg+math.Max(6, 0.25*(pk-bg)), pk-RefineRange)
+	on := at
+	for s := at - step; s >= max(a-rate*3/100, l.hist.start); s -= step {
+		if env(s) <= thr {
+			break
+		}
+		on = s
+	}
+	return on
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// history keeps the most recent samples of the stream, at least keep of them.
+type history struct {
+	keep  int
+	buf   []float64
+	start int64 // stream index of buf[0]
+}
+
+func (h *history) append(x []float64) {
+	if len(h.buf)+len(x) > 2*h.keep+len(x) {
+		drop := len(h.buf) - h.keep
+		h.buf = append(h.buf[:0], h.buf[drop:]...)
+		h.start += int64(drop)
+	}
+	h.buf = append(h.buf, x...)
+}
+
+// slice returns samples [from, to) of the stream, clipped to what is kept.
+func (h *history) slice(from, to int64) []float64 {
+	from = max(from, h.start)
+	to = min(to, h.start+int64(len(h.buf)))
+	if to <= from {
+		return nil
+	}
+	return h.buf[from-h.start : to-h.start]
+}
+
+// meter emits a Level event every span samples.
+type meter struct {
+	span int
+	n    int
+	sum  float64
+	peak float64
+}
+
+func (m *meter) add(x []float64, pos int64, rate int, emit func(Event)) {
+	for _, v := range x {
+		m.sum += v * v
+		if a := math.Abs(v); a > m.peak {
+			m.peak = a
+		}
+		m.n++
+		if m.n == m.span {
+			emit(&Level{Time: float64(pos) / float64(rate), RMS: level.DB(m.sum / float64(m.n)), Peak: 20 * math.Log10(m.peak+1e-6)})
+			m.n, m.sum, m.peak = 0, 0, 0
+		}
+	}
+}
+
+// roomFloor tracks the quiet level of the room: the level of 10 ms blocks,
+// following every drop at once and climbing back slowly (RoomRisePerSecond),
+// so it settles on the pauses between sounds.
+type roomFloor struct {
+	n     int
+	sum   float64
+	floor float64
+	init  bool
+}
+
+// RoomRisePerSecond is how fast, in dB per second, the room floor climbs.
+const RoomRisePerSecond = 3.0
+
+func (r *roomFloor) add(x []float64, rate int) {
+	span := max(rate/100, 1)
+	for _, v := range x {
+		r.sum += v * v
+		r.n++
+		if r.n < span {
+			continue
+		}
+		l := level.DB(r.sum / float64(r.n))
+		r.n, r.sum = 0, 0
+		switch {
+		case !r.init:
+			r.floor, r.init = l, true
+		case l < r.floor:
+			r.floor = l
+		default:
+			r.floor += RoomRisePerSecond / 100
+		}
+	}
+}

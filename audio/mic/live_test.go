@@ -1,0 +1,455 @@
+package mic
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gordonklaus/portaudio"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The live tests record from a headless PulseAudio "virtual microphone"
+// (shared/tools/virtual-mic, beside the repository): whatever paplay plays
+// into its null sink is what PortAudio's default input device records.
+//
+// They use a private server (VMIC_DIR below), so that other packages' tests
+// playing into the shared one at the same time cannot leak into these
+// recordings, and stop it afterwards if they started it.
+
+var vmic struct {
+	once    sync.Once
+	script  string
+	dir     string
+	started bool // this process started the server, so it stops it
+	err     error
+	skip    string
+}
+
+// streamsOpened counts the streams this test binary has opened (or tried
+// to): see openStream for why there may be one at most.
+var streamsOpened atomic.Int32
+
+// streamTestRuns counts runs of TestStream, which -count=N repeats.
+var streamTestRuns atomic.Int32
+
+func TestMain(m *testing.M) {
+	open := openStream
+	openStream = func(p portaudio.StreamParameters, args ...any) (*portaudio.Stream, error) {
+		if n := streamsOpened.Add(1); n > 1 {
+			return nil, fmt.Errorf("test bug: PortAudio stream #%d in this test binary; github.com/gordonklaus/portaudio crashes from the second on under -race (see openStream), so the tests must open one in all", n)
+		}
+		return open(p, args...)
+	}
+	code := m.Run()
+	if vmic.started {
+		cmd := exec.Command("sh", vmic.script, "stop")
+		cmd.Env = append(os.Environ(), "VMIC_DIR="+vmic.dir)
+		_ = cmd.Run()
+	}
+	os.Exit(code)
+}
+
+// virtualMic starts the virtual microphone (once per process) and points
+// PortAudio's ALSA-over-PulseAudio at it. It skips the test if the script is
+// not there, unless TABLEREF_REQUIRE_MIC=1, when that is a failure.
+func virtualMic(t *testing.T) {
+	t.Helper()
+	vmic.once.Do(startVirtualMic)
+	if vmic.skip != "" {
+		if os.Getenv("TABLEREF_REQUIRE_MIC") == "1" {
+			t.Fatalf("TABLEREF_REQUIRE_MIC=1 but %s", vmic.skip)
+		}
+		t.Skip(vmic.skip)
+	}
+	require.NoError(t, vmic.err, "starting the virtual microphone")
+}
+
+func startVirtualMic() {
+	root, err := moduleRoot()
+	if err != nil {
+		vmic.skip = "no virtual microphone: " + err.Error()
+		return
+	}
+	vmic.script = filepath.Join(root, "..", "shared", "tools", "virtual-mic")
+	if _, err := os.Stat(vmic.script); err != nil {
+		vmic.skip = fmt.Sprintf("no virtual microphone: %s is missing (the repository's shared/ must be checked out beside it)", vmic.script)
+		return
+	}
+	vmic.dir = os.Getenv("VMIC_DIR")
+	if vmic.dir == "" {
+		vmic.dir = filepath.Join(os.TempDir(), "tableref-vmic-audio-mic")
+	}
+	wasRunning := serverRunning(vmic.dir)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // it may apt-get install
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", vmic.script, "start")
+	cmd.Env = append(os.Environ(), "VMIC_DIR="+vmic.dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		vmic.err = fmt.Errorf("%s start: %v: %s", vmic.script, err, strings.TrimSpace(stderr.String()))
+		return
+	}
+	vmic.started = !wasRunning
+	env, err := parseExports(string(out))
+	if err != nil {
+		vmic.err = err
+		return
+	}
+	for _, k := range []string{"PULSE_SERVER", "ALSA_CONFIG_PATH"} {
+		if env[k] == "" {
+			vmic.err = fmt.Errorf("virtual-mic start printed no %s: %q", k, out)
+			return
+		}
+	}
+	// Before PortAudio (and so alsa-lib) is first initialised in this process.
+	for k, v := range env {
+		os.Setenv(k, v)
+	}
+}
+
+// serverRunning reports whether dir's pulse.pid names a live process.
+func serverRunning(dir string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "pulse.pid"))
+	if err != nil {
+		return false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	return err == nil && pid > 0 && syscall.Kill(pid, 0) == nil
+}
+
+// parseExports reads lines like `export A=x B=y`.
+func parseExports(s string) (map[string]string, error) {
+	env := map[string]string{}
+	for _, line := range strings.Split(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		rest, ok := strings.CutPrefix(line, "export ")
+		if !ok {
+			return nil, fmt.Errorf("virtual-mic start printed %q, not an export line", line)
+		}
+		for _, kv := range strings.Fields(rest) {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, fmt.Errorf("virtual-mic start printed %q, not NAME=value", kv)
+			}
+			env[k] = strings.Trim(v, `"'`)
+		}
+	}
+	return env, nil
+}
+
+// moduleRoot walks up from the working directory to the one holding go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("go.mod not found above the working directory")
+		}
+		dir = parent
+	}
+}
+
+func TestParseExports(t *testing.T) {
+	env, err := parseExports("export PULSE_SERVER=unix:/tmp/v/native ALSA_CONFIG_PATH=/tmp/v/asound.conf\n")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"PULSE_SERVER": "unix:/tmp/v/native", "ALSA_CONFIG_PATH": "/tmp/v/asound.conf"}, env)
+	_, err = parseExports("virtual-mic: pulseaudio did not start")
+	assert.Error(t, err)
+}
+
+// writeToneWAV writes 16-bit mono PCM: silence, then a sine tone, then a
+// little silence.
+func writeToneWAV(t *testing.T, path string, rate int, silence, tone time.Duration, freq, amp float64) {
+	t.Helper()
+	nSil := int(silence.Seconds() * float64(rate))
+	nTone := int(tone.Seconds() * float64(rate))
+	samples := make([]int16, nSil+nTone+rate/5)
+	for i := range nTone {
+		samples[nSil+i] = int16(math.Round(amp * 32767 * math.Sin(2*math.Pi*freq*float64(i)/float64(rate))))
+	}
+	data := 2 * len(samples)
+	b := make([]byte, 0, 44+data)
+	le := binary.LittleEndian
+	b = append(b, "RIFF"...)
+	b = le.AppendUint32(b, uint32(36+data))
+	b = append(b, "WAVEfmt "...)
+	b = le.AppendUint32(b, 16) // fmt chunk size
+	b = le.AppendUint16(b, 1)  // PCM
+	b = le.AppendUint16(b, 1)  // mono
+	b = le.AppendUint32(b, uint32(rate))
+	b = le.AppendUint32(b, uint32(2*rate)) // bytes per second
+	b = le.AppendUint16(b, 2)              // bytes per frame
+	b = le.AppendUint16(b, 16)             // bits per sample
+	b = append(b, "data"...)
+	b = le.AppendUint32(b, uint32(data))
+	for _, v := range samples {
+		b = le.AppendUint16(b, uint16(v))
+	}
+	require.NoError(t, os.WriteFile(path, b, 0o644))
+}
+
+// paTerminated reports whether PortAudio is not initialised, i.e. every
+// initialisation this package made has been undone.
+func paTerminated() bool {
+	paMu.Lock()
+	defer paMu.Unlock()
+	_, err := portaudio.Devices()
+	return errors.Is(err, portaudio.NotInitialized)
+}
+
+func TestDevicesLive(t *testing.T) {
+	virtualMic(t)
+	devs, err := Devices()
+	require.NoError(t, err)
+	require.NotEmpty(t, devs, "the virtual microphone is an input device")
+	defaults := 0
+	for _, d := range devs {
+		assert.Positive(t, d.Channels, "%s", d)
+		assert.Positive(t, d.DefaultRate, "%s", d)
+		assert.NotEmpty(t, d.HostAPI, "%s", d)
+		if d.Default {
+			defaults++
+		}
+	}
+	assert.Equal(t, 1, defaults, "exactly one default input in %v", devs)
+	t.Logf("input devices: %+v", devs)
+	assert.True(t, paTerminated(), "Devices terminates PortAudio again")
+}
+
+// TestOpenErrors checks that Open's errors come before it opens a stream:
+// they must not use up one of the binding's stream numbers (see openStream).
+func TestOpenErrors(t *testing.T) {
+	virtualMic(t)
+	opened := streamsOpened.Load()
+
+	m, err := Open(Options{Device: "nonexistent-xyz"})
+	require.Error(t, err)
+	assert.Nil(t, m)
+	assert.Contains(t, err.Error(), `device "nonexistent-xyz" not found; input devices: `)
+	assert.Contains(t, err.Error(), `"default"`)
+	assert.NotContains(t, err.Error(), "\n")
+
+	_, err = Open(Options{Device: "99999"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "device 99999 not found; input devices: ")
+
+	_, err = Open(Options{Rate: 10_000_000})
+	require.Error(t, err)
+	assert.Regexp(t, `^device \d+ ".*" cannot record at 10000000 Hz: `, err.Error())
+
+	// Output-only devices, if this machine has any.
+	paMu.Lock()
+	require.NoError(t, initialize())
+	_, all, err := devices()
+	require.NoError(t, terminate())
+	paMu.Unlock()
+	require.NoError(t, err)
+	for _, d := range all {
+		if d.Channels > 0 {
+			continue
+		}
+		_, err = Open(Options{Device: strconv.Itoa(d.Index)})
+		require.Error(t, err, "%s", d)
+		assert.Contains(t, err.Error(), "has no input channels", "%s", d)
+	}
+
+	_, err = Open(Options{FramesPerBuffer: -1})
+	assert.EqualError(t, err, "invalid frames per buffer -1")
+	_, err = Open(Options{Rate: -1})
+	assert.EqualError(t, err, "invalid sample rate -1 Hz")
+
+	assert.Equal(t, opened, streamsOpened.Load(), "a failed Open called OpenStream")
+	assert.True(t, paTerminated(), "failed Opens terminate PortAudio again")
+}
+
+func TestChannelCountNoInput(t *testing.T) {
+	// No PortAudio needed: a device without input channels is refused
+	// before PortAudio is asked.
+	_, err := channelCount(&portaudio.DeviceInfo{Name: "hdmi", MaxInputChannels: 0}, 44100)
+	assert.EqualError(t, err, "no input channels")
+}
+
+// TestStream is the only test that opens a PortAudio stream (see
+// openStream): everything that needs a live stream is checked on this one.
+// It records from the default device at 48 kHz.
+func TestStream(t *testing.T) {
+	virtualMic(t)
+	if streamTestRuns.Add(1) > 1 {
+		t.Skip("this test binary has opened its one PortAudio stream already (go test -count > 1)")
+	}
+	require.Zero(t, streamsOpened.Load(), "another test opened a PortAudio stream; only TestStream may")
+	m, err := Open(Options{Rate: 48000})
+	require.NoError(t, err)
+	defer m.Close()
+	assert.Equal(t, int32(1), streamsOpened.Load())
+	assert.Equal(t, 48000, m.SampleRate())
+	assert.Equal(t, "default", m.Name(), "the virtual microphone's default device")
+	assert.Positive(t, m.Latency())
+	assert.False(t, paTerminated(), "an open Mic keeps PortAudio initialised")
+	t.Logf("recording from %q at %d Hz in %d channel(s), PortAudio input latency %v", m.Name(), m.SampleRate(), m.channels, m.Latency())
+
+	t.Run("DevicesAndOpenWhileOpen", func(t *testing.T) {
+		// PortAudio's initialisation count must stay balanced.
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				devs, err := Devices()
+				assert.NoError(t, err)
+				assert.NotEmpty(t, devs)
+			})
+			wg.Go(func() {
+				_, err := Open(Options{Device: "nonexistent-xyz"})
+				assert.ErrorContains(t, err, "not found")
+			})
+		}
+		wg.Wait()
+		assert.False(t, paTerminated(), "the Mic still holds PortAudio")
+		buf := make([]float64, 2048)
+		n, err := m.Read(buf)
+		require.NoError(t, err, "the Mic still records")
+		assert.Equal(t, len(buf), n)
+	})
+
+	t.Run("RecordsTone", func(t *testing.T) { recordsTone(t, m) })
+
+	t.Run("CloseDuringRead", func(t *testing.T) {
+		type result struct {
+			n   int
+			err error
+		}
+		got := make(chan result, 1)
+		go func() {
+			n, err := m.Read(make([]float64, 10*m.SampleRate()))
+			got <- result{n, err}
+		}()
+		time.Sleep(300 * time.Millisecond)
+		closed := time.Now()
+		require.NoError(t, m.Close())
+		select {
+		case r := <-got:
+			t.Logf("Read returned %d samples %v after Close", r.n, time.Since(closed).Round(time.Microsecond))
+			assert.ErrorIs(t, r.err, io.EOF)
+			assert.Positive(t, r.n)
+		case <-time.After(2 * time.Second):
+			t.Fatal("Read did not return after Close")
+		}
+		assert.NoError(t, m.Close(), "second Close")
+		n, err := m.Read(make([]float64, 10))
+		assert.Equal(t, 0, n)
+		assert.ErrorIs(t, err, io.EOF)
+
+		assert.True(t, paTerminated(), "Close terminates PortAudio")
+		devs, err := Devices()
+		require.NoError(t, err, "PortAudio initialises afresh")
+		assert.NotEmpty(t, devs)
+	})
+}
+
+// recordsTone plays 1 s of silence then a 0.3 s 1 kHz tone into the
+// virtual microphone and checks that m hears exactly that.
+func recordsTone(t *testing.T, m *Mic) {
+	rate := m.SampleRate()
+	overflows := m.Overflows()
+	wav := filepath.Join(t.TempDir(), "tone.wav")
+	const toneStart, toneLen, freq = time.Second, 300 * time.Millisecond, 1000.0
+	writeToneWAV(t, wav, 44100, toneStart, toneLen, freq, 0.5)
+
+	play := exec.Command("paplay", wav) // PULSE_SERVER comes from the environment
+	var playErr bytes.Buffer
+	play.Stderr = &playErr
+	require.NoError(t, play.Start(), "starting paplay")
+	started := time.Now()
+
+	rec := make([]float64, rate*5/2)
+	for off := 0; off < len(rec); off += 1024 {
+		n, err := m.Read(rec[off:min(off+1024, len(rec))])
+		require.NoError(t, err)
+		require.Equal(t, min(1024, len(rec)-off), n)
+	}
+	t.Logf("read %.2f s of audio in %v", float64(len(rec))/float64(rate), time.Since(started).Round(time.Millisecond))
+	require.NoError(t, play.Wait(), "paplay: %s", playErr.String())
+	t.Logf("overflows: %d", m.Overflows()-overflows)
+
+	// Where is it loud? 10 ms blocks.
+	block := rate / 100
+	first, last := -1, -1
+	for b := 0; (b+1)*block <= len(rec); b++ {
+		if rms(rec[b*block:(b+1)*block]) > 0.05 {
+			if first < 0 {
+				first = b
+			}
+			last = b
+		}
+	}
+	require.GreaterOrEqual(t, first, 0, "no tone recorded (peak %.4f)", peak(rec))
+	onset := time.Duration(first) * 10 * time.Millisecond
+	length := time.Duration(last-first+1) * 10 * time.Millisecond
+	t.Logf("tone heard from %v for %v (played at %v for %v)", onset, length, toneStart, toneLen)
+
+	// It cannot come before the file's second of silence has been played;
+	// paplay's start-up and PulseAudio's latency delay it a little.
+	assert.GreaterOrEqual(t, onset, toneStart-200*time.Millisecond)
+	assert.LessOrEqual(t, onset, toneStart+800*time.Millisecond)
+	assert.InDelta(t, toneLen.Seconds(), length.Seconds(), 0.06)
+	assert.Less(t, peak(rec[:first*block]), 0.01, "silence before the tone")
+	assert.Less(t, peak(rec[(last+1)*block:]), 0.01, "silence after the tone")
+
+	tone := rec[(first+2)*block : (last-1)*block] // trim the edges
+	assert.InDelta(t, 0.5/math.Sqrt2, rms(tone), 0.1, "tone level")
+	crossings := 0
+	for i := 1; i < len(tone); i++ {
+		if (tone[i-1] < 0) != (tone[i] < 0) {
+			crossings++
+		}
+	}
+	hz := float64(crossings) / 2 / (float64(len(tone)) / float64(rate))
+	t.Logf("tone frequency by zero crossings: %.1f Hz", hz)
+	assert.InDelta(t, freq, hz, 20)
+}
+
+func rms(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, v := range x {
+		s += v * v
+	}
+	return math.Sqrt(s / float64(len(x)))
+}
+
+func peak(x []float64) float64 {
+	p := 0.0
+	for _, v := range x {
+		p = max(p, math.Abs(v))
+	}
+	return p
+}

@@ -1,0 +1,352 @@
+package audio
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	goaudio "github.com/go-audio/audio"
+	"github.com/go-audio/wav"
+)
+
+// WAVInfo describes a WAV file's stored format.
+type WAVInfo struct {
+	SampleRate int
+	Channels   int
+	Bits       int   // bits per stored sample: 8, 16, 24 or 32
+	Frames     int64 // samples per channel
+}
+
+// Seconds is the duration of the audio.
+func (i WAVInfo) Seconds() float64 {
+	if i.SampleRate == 0 {
+		return 0
+	}
+	return float64(i.Frames) / float64(i.SampleRate)
+}
+
+// WAV streams a PCM WAV file as mono samples, mixing channels down by
+// averaging. It reads the file block by block, so memory does not grow with
+// the file's length.
+//
+// The file's chunk layout is checked first (so that a malformed or truncated
+// file fails at once with a clear error); the samples themselves are decoded
+// by github.com/go-audio/wav.
+type WAV struct {
+	info   WAVInfo
+	closer io.Closer
+	dec    *wav.Decoder
+	buf    goaudio.IntBuffer // interleaved samples decoded but not yet used
+	off    int               // next unused sample in buf.Data
+	have   int               // decoded samples in buf.Data
+	left   int64             // frames not yet returned
+	scale  float64
+	err    error // sticky error
+}
+
+// MinSampleRate and MaxSampleRate bound the rates tableref accepts.
+const (
+	MinSampleRate = 8000
+	MaxSampleRate = 192000
+)
+
+// OpenWAV opens a WAV file for streaming. Errors wrap ErrNotWAV,
+// ErrTruncated, ErrUnsupported or the os error for a missing file.
+func OpenWAV(path string) (*WAV, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a directory, not a WAV file", path)
+	}
+	w, err := NewWAV(f)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	w.closer = f
+	return w, nil
+}
+
+// NewWAV reads a WAV stream from r. The caller keeps ownership of r.
+func NewWAV(r io.ReadSeeker) (*WAV, error) {
+	lay, err := scanRIFF(r)
+	if err != nil {
+		return nil, err
+	}
+	// go-audio decodes from a canonical header we build from the checked
+	// fields, followed by exactly the data chunk. It therefore never sees
+	// the file's own (possibly hostile) chunk sizes.
+	var ra io.ReaderAt = readerAt{r}
+	if f, ok := r.(io.ReaderAt); ok {
+		ra = f
+	}
+	data := io.NewSectionReader(ra, lay.dataOff, lay.frames*int64(lay.blockAlign))
+	dec := wav.NewDecoder(&prefixed{head: lay.canonicalHeader(), rest: data})
+	if err := dec.FwdToPCM(); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotWAV, err)
+	}
+	w := &WAV{
+		info:  WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Frames: lay.frames},
+		dec:   dec,
+		left:  lay.frames,
+		scale: 1 / float64(int64(1)<<(lay.bits-1)),
+	}
+	w.buf.Data = make([]int, 2048*lay.channels)
+	return w, nil
+}
+
+// Info returns the stored format.
+func (w *WAV) Info() WAVInfo { return w.info }
+
+// SampleRate implements Source.
+func (w *WAV) SampleRate() int { return w.info.SampleRate }
+
+// Close releases the file, if OpenWAV opened it.
+func (w *WAV) Close() error {
+	if w.closer != nil {
+		return w.closer.Close()
+	}
+	return nil
+}
+
+// Read implements Source.
+func (w *WAV) Read(dst []float64) (int, error) {
+	ch := w.info.Channels
+	n := 0
+	for n < len(dst) {
+		if w.left == 0 {
+			return n, io.EOF
+		}
+		if w.err != nil {
+			return n, w.err
+		}
+		if w.have-w.off < ch {
+			w.refill()
+			continue
+		}
+		s := w.buf.Data[w.off : w.off+ch]
+		var sum int
+		for _, v := range s {
+			sum += v
+		}
+		if w.info.Bits == 8 { // 8-bit WAV is unsigned
+			sum -= 128 * ch
+		}
+		dst[n] = float64(sum) * w.scale / float64(ch)
+		w.off += ch
+		w.left--
+		n++
+	}
+	return n, nil
+}
+
+// refill decodes the next samples after any leftover partial frame.
+func (w *WAV) refill() {
+	w.have = copy(w.buf.Data, w.buf.Data[w.off:w.have])
+	w.off = 0
+	part := goaudio.IntBuffer{Data: w.buf.Data[w.have:]}
+	k, err := w.dec.PCMBuffer(&part)
+	w.have += k
+	switch {
+	case err != nil:
+		w.err = fmt.Errorf("reading WAV samples: %w", err)
+	case k == 0:
+		w.err = fmt.Errorf("%w: the data ends %d samples early", ErrTruncated, w.left)
+	}
+}
+
+// riffLayout is what scanRIFF learns from the chunk headers.
+type riffLayout struct {
+	rate, channels, bits, blockAlign int
+	dataOff, frames                  int64
+}
+
+const (
+	formatPCM        = 0x0001
+	formatFloat      = 0x0003
+	formatALaw       = 0x0006
+	formatMuLaw      = 0x0007
+	formatExtensible = 0xFFFE
+	maxFmtChunk      = 1 << 10
+	maxChannels      = 64
+)
+
+// scanRIFF walks the top-level chunks with seeks, checking every size against
+// the file's real length, and validates the fmt chunk.
+func scanRIFF(r io.ReadSeeker) (riffLayout, error) {
+	var lay riffLayout
+	size, err := r.Seek(0, io.SeekEnd)
+	if err != nil {
+		return lay, err
+	}
+	if _, err := r.Seek(0, io.SeekStart); err != nil {
+		return lay, err
+	}
+	var head [12]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil {
+		return lay, fmt.Errorf("%w: too short for a RIFF header (%d bytes)", ErrNotWAV, size)
+	}
+	if string(head[0:4]) != "RIFF" || string(head[8:12]) != "WAVE" {
+		if string(head[0:4]) == "RIFX" || string(head[0:4]) == "RF64" {
+			return lay, fmt.Errorf("%w: %s container", ErrUnsupported, head[0:4])
+		}
+		return lay, fmt.Errorf("%w: no RIFF/WAVE header", ErrNotWAV)
+	}
+	pos := int64(12)
+	haveFmt := false
+	for {
+		var ch [8]byte
+		if pos+8 > size {
+			if !haveFmt {
+				return lay, fmt.Errorf("%w: the file ends before its fmt chunk", ErrTruncated)
+			}
+			return lay, fmt.Errorf("%w: the file ends before its data chunk", ErrTruncated)
+		}
+		if _, err := r.Seek(pos, io.SeekStart); err != nil {
+			return lay, err
+		}
+		if _, err := io.ReadFull(r, ch[:]); err != nil {
+			return lay, fmt.Errorf("%w: %v", ErrTruncated, err)
+		}
+		id := string(ch[0:4])
+		n := int64(binary.LittleEndian.Uint32(ch[4:8]))
+		body := pos + 8
+		switch id {
+		case "fmt ":
+			if n < 16 || n > maxFmtChunk {
+				return lay, fmt.Errorf("%w: fmt chunk of %d bytes", ErrNotWAV, n)
+			}
+			if body+n > size {
+				return lay, fmt.Errorf("%w: the file ends inside its fmt chunk", ErrTruncated)
+			}
+			buf := make([]byte, n)
+			if _, err := io.ReadFull(r, buf); err != nil {
+				return lay, fmt.Errorf("%w: %v", ErrTruncated, err)
+			}
+			if err := lay.parseFmt(buf); err != nil {
+				return lay, err
+			}
+			haveFmt = true
+		case "data":
+			if !haveFmt {
+				return lay, fmt.Errorf("%w: data chunk before fmt chunk", ErrNotWAV)
+			}
+			if n == 0xFFFFFFFF { // written by a streaming recorder: runs to the end
+				n = size - body
+			}
+			if body+n > size {
+				return lay, fmt.Errorf("%w: header declares %.2f s of audio, the file holds %.2f s",
+					ErrTruncated, lay.seconds(n), lay.seconds(size-body))
+			}
+			lay.dataOff = body
+			lay.frames = n / int64(lay.blockAlign)
+			return lay, nil
+		}
+		pos = body + n + n&1
+	}
+}
+
+func (l *riffLayout) seconds(bytes int64) float64 {
+	return float64(bytes/int64(l.blockAlign)) / float64(l.rate)
+}
+
+func (l *riffLayout) parseFmt(b []byte) error {
+	tag := binary.LittleEndian.Uint16(b[0:2])
+	l.channels = int(binary.LittleEndian.Uint16(b[2:4]))
+	l.rate = int(binary.LittleEndian.Uint32(b[4:8]))
+	l.blockAlign = int(binary.LittleEndian.Uint16(b[12:14]))
+	l.bits = int(binary.LittleEndian.Uint16(b[14:16]))
+	if tag == formatExtensible {
+		if len(b) < 40 {
+			return fmt.Errorf("%w: extensible fmt chunk of %d bytes", ErrNotWAV, len(b))
+		}
+		tag = binary.LittleEndian.Uint16(b[24:26]) // first bytes of the sub-format GUID
+	}
+	switch tag {
+	case formatPCM:
+	case formatFloat:
+		return fmt.Errorf("%w: 32/64-bit float samples (convert to integer PCM, e.g. sox in.wav -b 16 out.wav)", ErrUnsupported)
+	case formatALaw, formatMuLaw:
+		return fmt.Errorf("%w: A-law/mu-law samples (convert to 16-bit PCM)", ErrUnsupported)
+	default:
+		return fmt.Errorf("%w: WAV format code 0x%04X (only integer PCM is read)", ErrUnsupported, tag)
+	}
+	switch l.bits {
+	case 8, 16, 24, 32:
+	default:
+		return fmt.Errorf("%w: %d-bit samples (8, 16, 24 or 32 are read)", ErrUnsupported, l.bits)
+	}
+	if l.channels < 1 || l.channels > maxChannels {
+		return fmt.Errorf("%w: %d channels", ErrUnsupported, l.channels)
+	}
+	if l.rate < MinSampleRate || l.rate > MaxSampleRate {
+		return fmt.Errorf("%w: sample rate %d Hz (%d to %d Hz are read)", ErrUnsupported, l.rate, MinSampleRate, MaxSampleRate)
+	}
+	if want := l.channels * l.bits / 8; l.blockAlign != want {
+		return fmt.Errorf("%w: block align %d, expected %d for %d channels of %d bits", ErrNotWAV, l.blockAlign, want, l.channels, l.bits)
+	}
+	return nil
+}
+
+// canonicalHeader is a 44-byte PCM WAV header for the checked layout.
+func (l *riffLayout) canonicalHeader() []byte {
+	data := uint32(l.frames * int64(l.blockAlign))
+	h := make([]byte, 44)
+	copy(h[0:], "RIFF")
+	binary.LittleEndian.PutUint32(h[4:], 36+data)
+	copy(h[8:], "WAVEfmt ")
+	binary.LittleEndian.PutUint32(h[16:], 16)
+	binary.LittleEndian.PutUint16(h[20:], formatPCM)
+	binary.LittleEndian.PutUint16(h[22:], uint16(l.channels))
+	binary.LittleEndian.PutUint32(h[24:], uint32(l.rate))
+	binary.LittleEndian.PutUint32(h[28:], uint32(l.rate*l.blockAlign))
+	binary.LittleEndian.PutUint16(h[32:], uint16(l.blockAlign))
+	binary.LittleEndian.PutUint16(h[34:], uint16(l.bits))
+	copy(h[36:], "data")
+	binary.LittleEndian.PutUint32(h[40:], data)
+	return h
+}
+
+// prefixed reads head, then rest. go-audio needs an io.ReadSeeker but never
+// seeks a canonical header, so Seek only reports where it is.
+type prefixed struct {
+	head []byte
+	rest io.Reader
+	n    int64
+}
+
+func (p *prefixed) Read(b []byte) (int, error) {
+	if len(p.head) > 0 {
+		k := copy(b, p.head)
+		p.head = p.head[k:]
+		p.n += int64(k)
+		return k, nil
+	}
+	k, err := p.rest.Read(b)
+	p.n += int64(k)
+	return k, err
+}
+
+func (p *prefixed) Seek(off int64, whence int) (int64, error) {
+	if off == 0 && whence == io.SeekCurrent {
+		return p.n, nil
+	}
+	return p.n, errors.New("seek not supported")
+}
+
+// readerAt adapts an io.ReadSeeker for io.SectionReader. Only the section
+// reader touches r after scanRIFF, and it reads sequentially.
+type readerAt struct{ r io.ReadSeeker }
+
+func (a readerAt) ReadAt(p []byte, off int64) (int, error) {
+	if _, err := a.r.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return io.ReadFull(a.r, p)
+}

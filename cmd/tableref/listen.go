@@ -1,0 +1,219 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/mic"
+)
+
+// Gap bounds accepted on the command line, seconds.
+const (
+	minGap = 0.3
+	maxGap = 30.0
+)
+
+// listenFlags are the flags shared by listen and decode.
+type listenFlags struct {
+	wav, device string
+	gap         float64
+	json        bool
+	verbose     bool
+	levels      bool
+}
+
+func (lf *listenFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	Float64Var(*float64, string, float64, string)
+	BoolVar(*bool, string, bool, string)
+}, live bool) {
+	fs.StringVar(&lf.wav, "wav", "", "read this WAV file instead of the microphone (PCM 8/16/24/32-bit, any channels, 8-192 kHz)")
+	if live {
+		fs.StringVar(&lf.device, "device", "", "microphone to use: its index or (part of) its name, as tableref devices lists them (default: the system's default input)")
+	}
+	fs.Float64Var(&lf.gap, "gap", audio.DefaultGap, "seconds of silence after the last gesture that end a code")
+	fs.BoolVar(&lf.json, "json", false, "print JSON lines, one event per line, instead of the live display")
+	fs.BoolVar(&lf.verbose, "v", false, "also show onsets that are not gestures (voices, glasses, noise)")
+	if live {
+		fs.BoolVar(&lf.levels, "levels", false, "with --json, also print the input level ten times a second")
+	}
+}
+
+func (lf *listenFlags) check() error {
+	if lf.wav != "" && lf.device != "" {
+		return usagef("use --wav or --device, not both")
+	}
+	if !(lf.gap >= minGap && lf.gap <= maxGap) {
+		return usagef("--gap must be between %g and %g seconds, got %g", minGap, maxGap, lf.gap)
+	}
+	return nil
+}
+
+func runListen(e *env, args []string) error {
+	var lf listenFlags
+	fs := newFlags("listen", "[--wav FILE | --device N|NAME] [--gap SECONDS] [--json]",
+		"Hears hand claps and flat-hand table bangs, from the default microphone or a WAV file, and groups them\n"+
+			"into Woodlouse Chaos codes (a code ends after --gap seconds without a gesture). From the microphone it\n"+
+			"runs until Ctrl-C, then reports the code in progress.\n\n"+
+			"With --json each line is one event, for example:\n"+
+			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
+			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`, e.stdout)
+	lf.register(fs, true)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := lf.check(); err != nil {
+		return err
+	}
+	var out printer
+	if lf.json {
+		out = &jsonPrinter{w: e.stdout, levels: lf.levels, verbose: true}
+	} else {
+		out = newHumanPrinter(e.stdout, lf.verbose)
+	}
+	return listen(e, lf, out)
+}
+
+// listen opens the input named by the flags and runs it through a Listener
+// to its end (or Ctrl-C), reporting to out.
+func listen(e *env, lf listenFlags, out printer) error {
+	src, err := openInput(lf)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	out.start(src.info)
+
+	l := audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap}, func(ev audio.Event) {
+		out.event(ev)
+	})
+	done := make(chan struct{})
+	defer close(done)
+	stopped := make(chan struct{})
+	if e.interrupt != nil {
+		go func() {
+			select {
+			case <-e.interrupt:
+				close(stopped)
+				if src.info.Live {
+					src.close() // unblocks a pending microphone read
+				}
+			case <-done:
+			}
+		}()
+	}
+	buf := make([]float64, src.block)
+	for {
+		select {
+		case <-stopped:
+			err = io.EOF
+		default:
+			var n int
+			n, err = src.Read(buf)
+			l.Write(buf[:n])
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			l.Close()
+			out.end(l.Position(), src.SampleRate())
+			return inputError(lf, err)
+		}
+	}
+	l.Close()
+	out.end(l.Position(), src.SampleRate())
+	if src.overflows != nil {
+		if n := src.overflows(); n > 0 {
+			fmt.Fprintf(e.stderr, "tableref: warning: the input overflowed %d times; some audio was lost\n", n)
+		}
+	}
+	return nil
+}
+
+// input is an opened audio source with what the printers need to know.
+type input struct {
+	audio.Source
+	info      sourceInfo
+	block     int // samples per read
+	close     func() error
+	overflows func() int
+}
+
+// sourceInfo describes the input for the start event.
+type sourceInfo struct {
+	Live      bool
+	File      string
+	Device    string
+	Rate      int
+	Channels  int
+	Bits      int
+	Seconds   float64
+	LatencyMs float64
+	Gap       float64
+}
+
+func openInput(lf listenFlags) (*input, error) {
+	if lf.wav != "" {
+		w, err := audio.OpenWAV(lf.wav)
+		if err != nil {
+			return nil, inputError(lf, err)
+		}
+		inf := w.Info()
+		return &input{
+			Source: w,
+			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits,
+				Seconds: inf.Seconds(), Gap: lf.gap},
+			block: 4096,
+			close: w.Close,
+		}, nil
+	}
+	m, err := mic.Open(mic.Options{Device: lf.device})
+	if err != nil {
+		return nil, inputError(lf, err)
+	}
+	return &input{
+		Source: m,
+		info: sourceInfo{Live: true, Device: m.Name(), Rate: m.SampleRate(),
+			LatencyMs: float64(m.Latency().Microseconds()) / 1000, Gap: lf.gap},
+		block:     mic.DefaultFramesPerBuffer,
+		close:     sync.OnceValue(m.Close), // from Ctrl-C and from the deferred cleanup
+		overflows: m.Overflows,
+	}, nil
+}
+
+// inputError words an input problem for a person.
+func inputError(lf listenFlags, err error) error {
+	name := lf.wav
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file", name)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", name)
+	case errors.Is(err, audio.ErrNotWAV), errors.Is(err, audio.ErrTruncated), errors.Is(err, audio.ErrUnsupported):
+		return fmt.Errorf("%s: %v", name, err)
+	case errors.Is(err, mic.ErrNoDevice) && lf.device == "":
+		return errors.New("no audio input device found (is a microphone connected?); use --wav FILE to read a recording instead")
+	case lf.wav != "":
+		if strings.HasPrefix(err.Error(), name) {
+			return err
+		}
+		return fmt.Errorf("%s: %v", name, err)
+	}
+	return err
+}
+
+// notifyInterrupt delivers Ctrl-C (SIGINT) and SIGTERM.
+func notifyInterrupt() <-chan os.Signal {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	return c
+}

@@ -1,0 +1,134 @@
+// Command tableref referees physical party games: it hears claps and bangs on
+// the table, decodes Woodlouse Chaos trainer codes, and (in later versions)
+// deals, times and keeps score through the players' phones.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand of the binary.
+type command struct {
+	name    string
+	summary string
+	run     func(env *env, args []string) error
+}
+
+// env is what a command may touch: its streams and the process's signals.
+type env struct {
+	stdout, stderr io.Writer
+	interrupt      <-chan os.Signal // closed or signalled on Ctrl-C; nil when not wired
+}
+
+var commands = []command{
+	{"listen", "hear claps and bangs from the microphone or a WAV file", runListen},
+	{"decode", "decode the Woodlouse Chaos codes in a recording into cards", runDecode},
+	{"devices", "list the audio input devices", runDevices},
+}
+
+// usageError is a mistake in how the command was called: exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// errHelp asks for help to be printed with a zero exit status.
+var errHelp = flag.ErrHelp
+
+func main() {
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, interrupt: notifyInterrupt()}
+	os.Exit(run(e, os.Args[1:]))
+}
+
+// run executes one command line and returns the exit status: 0 success,
+// 1 failure, 2 bad usage. Errors are printed as one line on stderr.
+func run(e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" {
+		if len(args) > 1 {
+			return run(e, []string{args[1], "--help"})
+		}
+		printUsage(e.stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(e, args[1:])
+		var ue usageError
+		switch {
+		case err == nil:
+			return 0
+		case errors.Is(err, errHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(e.stderr, "tableref %s: %s (see tableref %s --help)\n", c.name, oneLine(err), c.name)
+			return 2
+		default:
+			fmt.Fprintf(e.stderr, "tableref %s: %s\n", c.name, oneLine(err))
+			return 1
+		}
+	}
+	fmt.Fprintf(e.stderr, "tableref: unknown command %q; commands: %s (see tableref --help)\n", args[0], commandNames())
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "tableref referees party games played around a real table.")
+	fmt.Fprintln(w, "\nUsage: tableref COMMAND [flags]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun tableref COMMAND --help for a command's flags.")
+}
+
+func commandNames() string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// oneLine keeps an error message on a single line.
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// newFlags makes a flag set for a command whose usage text goes to w and
+// whose parse errors come back as usage errors.
+func newFlags(name, synopsis, about string, w io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(w, "Usage: tableref %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parseFlags parses args, printing help on -h and turning other problems
+// into usage errors. Stray positional arguments are refused.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.Usage()
+			return errHelp
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
