@@ -1,50 +1,187 @@
 package audio
 
-// grouper gathers gestures into codes: a code ends when no gesture has been
-// heard for gap samples.
+// grouper gathers gestures into codes.
+//
+// A code is a run of gestures with no silence of gap samples between them.
+// Voices end a code too: once the table has been talking for minTalk samples
+// (less is a table ringing, not a voice), that stretch of talk, from
+// cutBefore samples before the voices began (the burst of a shouted word's
+// first consonant comes before its voice) to where they stopped, belongs to
+// no code. Gestures heard in it are not counted, and a code never spans it.
+//
+// Talk is only known some time after it starts and stops, so membership is
+// settled when a code is emitted: once its gap has passed, or at once when
+// confirmed talk follows it.
 type grouper struct {
-	gap         int64
-	open        bool
-	first, last int64
-	order       []byte
+	gap       int64
+	minTalk   int64
+	cutBefore int64
+
+	gestures []gest // heard, not yet emitted, in time order
+	talks    []span // confirmed talk that may touch pending gestures
+	talking  bool   // voices are active now
+	start    int64  // where the current voices began
+	current  int    // index in talks of the current voices once confirmed, else -1
 }
 
-func (g *grouper) add(o *Onset) {
-	if !g.open {
-		g.open, g.first, g.order = true, o.Sample, g.order[:0]
+type gest struct {
+	at     int64
+	letter byte
+}
+
+// span is a stretch of talk; end is -1 while it goes on.
+type span struct{ start, end int64 }
+
+// add records a gesture heard at sample at.
+func (g *grouper) add(at int64, letter byte) {
+	g.gestures = append(g.gestures, gest{at, letter})
+}
+
+// talk records a change in the voices: they began or stopped at sample at.
+func (g *grouper) talk(active bool, at int64) {
+	if active {
+		g.talking, g.start, g.current = true, at, -1
+		return
 	}
-	g.last = o.Sample
-	g.order = append(g.order, o.Kind.Letter())
+	switch {
+	case g.current >= 0:
+		g.talks[g.current].end = at
+	case g.talking && at-g.start >= g.minTalk:
+		g.talks = append(g.talks, span{g.start, at})
+	}
+	g.talking, g.current = false, -1
 }
 
-// due returns the open code once the gap has passed at position now, unless
-// an onset still being judged (at sample hold, or -1 for none) started within
-// the gap and could extend the code.
+// tick confirms the current voices once they have been heard for long
+// enough: lastVoiced is the end of the latest voiced frame.
+func (g *grouper) tick(lastVoiced int64) {
+	if g.talking && g.current < 0 && lastVoiced-g.start >= g.minTalk {
+		g.talks = append(g.talks, span{g.start, -1})
+		g.current = len(g.talks) - 1
+	}
+}
+
+// inTalk reports whether a gesture at sample at lies in confirmed talk, and
+// whether that is final (the talk has ended after it).
+func (g *grouper) inTalk(at int64) (in, final bool) {
+	for _, t := range g.talks {
+		if at >= t.start-g.cutBefore && (t.end < 0 || at <= t.end) {
+			return true, t.end >= 0
+		}
+	}
+	return false, false
+}
+
+// talkBetween reports whether confirmed talk begins in (a, b].
+func (g *grouper) talkBetween(a, b int64) bool {
+	for _, t := range g.talks {
+		if s := t.start - g.cutBefore; s > a && s <= b {
+			return true
+		}
+	}
+	return false
+}
+
+// due returns the next code if it is complete at sample now. hold is the
+// onset of a sound still being judged (or -1): it may yet extend the code.
 func (g *grouper) due(now, hold int64, rate int) *Code {
-	if !g.open || now < g.last+g.gap || (hold >= 0 && hold < g.last+g.gap) {
+	run, rest := g.firstRun()
+	if len(run) == 0 {
 		return nil
 	}
-	return g.flush(rate)
+	last := run[len(run)-1].at
+	closedByTalk := g.talkBetween(last, now)
+	if !closedByTalk {
+		if now < last+g.gap || (hold >= 0 && hold < last+g.gap) {
+			return nil
+		}
+		// voices that began just after the code might still turn out to
+		// be talk that takes its last gestures
+		if g.talking && g.current < 0 && g.start-g.cutBefore <= last {
+			return nil
+		}
+	}
+	g.gestures = rest
+	g.prune()
+	return makeCode(run, rate)
 }
 
-// flush returns the open code, if any, and closes it.
+// flush returns the next code with what has been heard (the input ended),
+// or nil. Call it until it returns nil. Voices too short to confirm by the
+// end do not count as talk.
 func (g *grouper) flush(rate int) *Code {
-	if !g.open {
+	run, rest := g.firstRun()
+	g.gestures = rest
+	if len(run) == 0 {
 		return nil
 	}
-	g.open = false
-	c := &Code{
-		Start: float64(g.first) / float64(rate),
-		End:   float64(g.last) / float64(rate),
-		Order: string(g.order),
+	return makeCode(run, rate)
+}
+
+// firstRun splits the pending gestures into the first code's gestures and
+// the ones after it, leaving out gestures in talk. Gestures finally known to
+// be in talk are forgotten.
+func (g *grouper) firstRun() (run, rest []gest) {
+	for len(g.gestures) > 0 {
+		if in, final := g.inTalk(g.gestures[0].at); !in || !final {
+			break
+		}
+		g.gestures = g.gestures[1:] // heard while the table talked: no code's
 	}
-	for _, b := range g.order {
-		switch b {
+	i := 0
+	for i < len(g.gestures) {
+		if in, _ := g.inTalk(g.gestures[i].at); !in {
+			break
+		}
+		i++ // in talk that goes on: it may yet end before them
+	}
+	if i == len(g.gestures) {
+		return nil, g.gestures
+	}
+	run = []gest{g.gestures[i]}
+	for j := i + 1; j < len(g.gestures); j++ {
+		x := g.gestures[j]
+		if in, _ := g.inTalk(x.at); in {
+			continue
+		}
+		prev := run[len(run)-1].at
+		if x.at-prev >= g.gap || g.talkBetween(prev, x.at) {
+			return run, g.gestures[j:]
+		}
+		run = append(run, x)
+	}
+	return run, nil
+}
+
+// prune forgets talk that ended before every pending gesture.
+func (g *grouper) prune() {
+	keep := g.talks[:0]
+	for i, t := range g.talks {
+		if i == g.current || (len(g.gestures) > 0 && (t.end < 0 || t.end >= g.gestures[0].at)) {
+			if i == g.current {
+				g.current = len(keep)
+			}
+			keep = append(keep, t)
+		}
+	}
+	g.talks = keep
+}
+
+func makeCode(run []gest, rate int) *Code {
+	c := &Code{
+		Start: float64(run[0].at) / float64(rate),
+		End:   float64(run[len(run)-1].at) / float64(rate),
+	}
+	order := make([]byte, len(run))
+	for i, x := range run {
+		order[i] = x.letter
+		switch x.letter {
 		case 'B':
 			c.Bangs++
 		case 'C':
 			c.Claps++
 		}
 	}
+	c.Order = string(order)
 	return c
 }

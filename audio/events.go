@@ -2,7 +2,7 @@ package audio
 
 import "github.com/tableref/tableref/audio/gesture"
 
-// Event is something the Listener heard: *Onset, *Code or *Level.
+// Event is something the Listener heard: *Onset, *Code, *Talk or *Level.
 type Event interface{ isEvent() }
 
 // Onset is one sound that started: a clap, a bang, or something else.
@@ -24,6 +24,12 @@ type Code struct {
 	Emitted      int64  // samples consumed when the code was emitted
 }
 
+// Talk reports voices: when they start (End < 0) and when they stop.
+type Talk struct {
+	Start, End float64 // seconds; End is -1 while the voices go on
+	Emitted    int64
+}
+
 // Level reports the input level for meters, a few times a second.
 type Level struct {
 	Time float64 // end of the measured span, seconds
@@ -34,3 +40,4 @@ type Level struct {
 func (*Onset) isEvent() {}
 func (*Code) isEvent()  {}
 func (*Level) isEvent() {}
+func (*Talk) isEvent()  {}

@@ -1,12 +1,14 @@
 package audio
 
 import (
-	"github.com/tableref/tableref/audio/internal/level"
 	"math"
 	"sort"
 
 	"github.com/tableref/tableref/audio/gesture"
+	"github.com/tableref/tableref/audio/internal/decimate"
+	"github.com/tableref/tableref/audio/internal/level"
 	"github.com/tableref/tableref/audio/onset"
+	"github.com/tableref/tableref/audio/voice"
 )
 
 // DefaultGap is the silence, in seconds, that ends a trainer code.
@@ -24,6 +26,11 @@ type Config struct {
 	Classify func(gesture.Features) gesture.Kind
 }
 
+// AnalysisRate is the lowest rate, in Hz, at which onsets are sought: faster
+// input is decimated by an integer factor to at least this (a hand clap has
+// little above 10 kHz), which halves the work at 44.1 and 48 kHz.
+const AnalysisRate = 20000
+
 // DefaultThreshold is the default onset strength threshold.
 const DefaultThreshold = 0.5
 
@@ -33,6 +40,15 @@ const RefineRange = 25.0
 // MinRise is how far, in dB, the level must rise over the previous 30 ms
 // for a sound to be reported as an onset at all.
 const MinRise = 6.0
+
+// MinTalk is how long, in seconds, voices must go on before they count as
+// the table talking (a knocked table can ring with a pitch for a moment).
+const MinTalk = 0.35
+
+// TalkCutBefore is how long before the voices a gesture is taken to belong
+// to them: the burst of a shouted word's first consonant comes before its
+// voice.
+const TalkCutBefore = 0.15
 
 // MinSpacing is the shortest time between two onsets, in seconds: sightings
 // of a sound closer than this to an earlier one are the same sound (nobody
@@ -49,6 +65,8 @@ type Listener struct {
 	cfg  Config
 	emit func(Event)
 
+	dec  *decimate.Decimator // to the onset analysis rate
+	down []float64           // decimated samples of the current chunk
 	stft *onset.STFT
 	flux *onset.BandFlux
 	pick onset.Picker
@@ -57,11 +75,13 @@ type Listener struct {
 	hist    history
 	pos     int64 // samples consumed
 	pending *candidate
+	after   int64     // samples of a sound heard before it is judged
 	decided candidate // the last candidate judged (on = -1 before any)
 	wasGest bool      // whether it was judged a gesture
 	codes   grouper
 	meter   meter
 	room    roomFloor
+	voices  *voice.Detector
 	scratch []float64
 }
 
@@ -81,18 +101,26 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if cfg.Classify == nil {
 		cfg.Classify = gesture.Classify
 	}
-	n, hop := onset.FrameSizes(rate)
+	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
+	arate := rate / dec.Factor
+	n, hop := onset.FrameSizes(arate)
 	l := &Listener{
 		rate:    rate,
 		cfg:     cfg,
 		emit:    emit,
+		dec:     dec,
 		stft:    onset.NewSTFT(n, hop),
-		flux:    onset.NewBandFlux(rate, n, hop),
+		flux:    onset.NewBandFlux(arate, n, hop),
 		pick:    onset.Picker{Threshold: cfg.Threshold},
 		hist:    history{keep: int(0.25 * float64(rate))},
 		decided: candidate{on: -1},
+		after:   int64(gesture.After * float64(rate)),
 	}
 	l.codes.gap = int64(cfg.Gap * float64(rate))
+	l.codes.current = -1
+	l.codes.minTalk = int64(MinTalk * float64(rate))
+	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
+	l.voices = voice.NewDetector(rate)
 	l.meter.span = rate / 10
 	return l
 }
@@ -105,16 +133,25 @@ func (l *Listener) Position() int64 { return l.pos }
 
 // Write consumes samples. Events are emitted during the call.
 func (l *Listener) Write(x []float64) {
-	hop := l.stft.Hop
+	hop := l.stft.Hop * l.dec.Factor
 	for len(x) > 0 {
 		k := min(hop, len(x))
+		if p := l.pending; p != nil {
+			// stop exactly where the pending onset is due, so it is
+			// judged (and emitted) the moment enough of it is heard
+			if due := p.on + l.after - l.pos; due > 0 && due < int64(k) {
+				k = int(due)
+			}
+		}
 		chunk := x[:k]
 		x = x[k:]
 		l.hist.append(chunk)
 		l.pos += int64(k)
 		l.meter.add(chunk, l.pos, l.rate, l.emit)
 		l.room.add(chunk, l.rate)
-		l.stft.Push(chunk, l.frame)
+		l.voices.Push(chunk, nil, l.talk)
+		l.down = l.dec.Process(chunk, l.down[:0])
+		l.stft.Push(l.down, l.frame)
 		l.settle()
 	}
 }
@@ -125,7 +162,10 @@ func (l *Listener) Close() {
 	if l.pending != nil {
 		l.decide()
 	}
-	if c := l.codes.flush(l.rate); c != nil {
+	if l.codes.talking {
+		l.codes.talk(false, l.pos)
+	}
+	for c := l.codes.flush(l.rate); c != nil; c = l.codes.flush(l.rate) {
 		c.Emitted = l.pos
 		l.emit(c)
 	}
@@ -137,9 +177,12 @@ func (l *Listener) frame(f int64, power []float64) {
 	if !peak {
 		return
 	}
-	hop, n := int64(l.stft.Hop), int64(l.stft.N)
-	start := (f - 1) * hop // the peak was the previous frame
-	c := candidate{on: l.refine(start-hop, start+n+hop), strength: strength}
+	// The peak was the previous frame; map its span back to input samples
+	// (the decimator delays its output) and widen it by a hop each side.
+	fac, delay := int64(l.dec.Factor), int64(l.dec.Delay)
+	hop, n := int64(l.stft.Hop)*fac, int64(l.stft.N)*fac
+	start := (f-1)*hop - delay
+	c := candidate{on: l.refine(start-hop-delay, start+n+hop+delay), strength: strength}
 	spacing := int64(MinSpacing * float64(l.rate))
 	if d := l.decided; d.on >= 0 && c.on < d.on+spacing && (l.wasGest || c.strength <= d.strength) {
 		// A later sighting of a sound already judged. After a mere blip, a
@@ -163,14 +206,15 @@ func (l *Listener) frame(f int64, power []float64) {
 // settle emits what is due at the current position: the pending onset once
 // After seconds of it have been heard, and a code once the gap has passed.
 func (l *Listener) settle() {
-	if p := l.pending; p != nil && l.pos >= p.on+int64(gesture.After*float64(l.rate)) {
+	if p := l.pending; p != nil && l.pos >= p.on+l.after {
 		l.decide()
 	}
+	l.codes.tick(l.voices.LastVoiced())
 	var hold int64 = -1
 	if l.pending != nil {
 		hold = l.pending.on
 	}
-	if c := l.codes.due(l.pos, hold, l.rate); c != nil {
+	for c := l.codes.due(l.pos, hold, l.rate); c != nil; c = l.codes.due(l.pos, hold, l.rate) {
 		c.Emitted = l.pos
 		l.emit(c)
 	}
@@ -201,7 +245,7 @@ func (l *Listener) decide() {
 	}
 	l.emit(o)
 	if o.Kind.IsGesture() {
-		l.codes.add(o)
+		l.codes.add(o.Sample, o.Kind.Letter())
 	}
 }
 
@@ -333,4 +377,14 @@ func (r *roomFloor) add(x []float64, rate int) {
 			r.floor += RoomRisePerSecond / 100
 		}
 	}
+}
+
+// talk handles a change in the voices heard.
+func (l *Listener) talk(c voice.Change) {
+	l.codes.talk(c.Active, c.At)
+	t := &Talk{Start: float64(l.codes.start) / float64(l.rate), End: -1, Emitted: l.pos}
+	if !c.Active {
+		t.End = float64(c.At) / float64(l.rate)
+	}
+	l.emit(t)
 }

@@ -9,9 +9,9 @@
 package gesture
 
 import (
-	"github.com/tableref/tableref/audio/internal/level"
 	"math"
 
+	"github.com/tableref/tableref/audio/internal/level"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -83,6 +83,9 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 	f.Early = level.DB(level.MeanSquare(x[on:on+min(ms(5), post)])) - level.DB(whole)
 	f.Decay = level.DB(level.MeanSquare(x[on+post-min(ms(10), post/2):on+post])) - level.DB(level.MeanSquare(x[on:on+min(ms(10), post/2)]))
 
+	if f.Sudden < MinSudden {
+		return f // no hit starts this suddenly: Classify needs no more
+	}
 	a.spectrum(x[max(0, on-ms(1)):on+post], rate, &f)
 	f.Pitch = a.periodicity(ms(2.5), ms(12.5))
 	return f

@@ -54,8 +54,8 @@ const FrameSeconds = 0.0116
 
 // FrameSizes picks the analysis frame and hop for a sample rate: the frame
 // length nearest FrameSeconds that is a multiple of 4 with no prime factor
-// above 5 (so gonum's FFT stays fast), and a hop of a quarter frame. The same
-// durations at every rate keep the detector's behaviour independent of it.
+// above 5 (so gonum's FFT stays fast), and a hop of a quarter frame. The same durations at
+// every rate keep the detector's behaviour independent of it.
 func FrameSizes(rate int) (n, hop int) {
 	target := float64(rate) * FrameSeconds / 4
 	best := 1

@@ -168,12 +168,13 @@ func openInput(lf listenFlags) (*input, error) {
 			return nil, inputError(lf, err)
 		}
 		inf := w.Info()
+		pre := audio.Prefetch(w, 8192, 4) // decode on the other core
 		return &input{
-			Source: w,
+			Source: pre,
 			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits,
 				Seconds: inf.Seconds(), Gap: lf.gap},
 			block: 4096,
-			close: w.Close,
+			close: func() error { pre.Close(); return w.Close() },
 		}, nil
 	}
 	m, err := mic.Open(mic.Options{Device: lf.device})

@@ -59,6 +59,12 @@ type (
 		Count   int     `json:"count,omitempty"`
 		Error   string  `json:"error,omitempty"`
 	}
+	jsonTalk struct {
+		Event string   `json:"event"`
+		Start float64  `json:"start"`
+		End   *float64 `json:"end,omitempty"`
+		At    float64  `json:"at"`
+	}
 	jsonLevel struct {
 		Event string  `json:"event"`
 		T     float64 `json:"t"`
@@ -130,6 +136,13 @@ func (p *jsonPrinter) event(ev audio.Event) {
 			} else {
 				j.Card, j.Species, j.Count = c.String(), string(c.Species), c.Count
 			}
+		}
+		p.put(j)
+	case *audio.Talk:
+		j := jsonTalk{Event: "talk", Start: round4(e.Start), At: p.at(e.Emitted)}
+		if e.End >= 0 {
+			end := round4(e.End)
+			j.End = &end
 		}
 		p.put(j)
 	case *audio.Level:
