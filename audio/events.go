@@ -12,6 +12,7 @@ type Onset struct {
 	Kind     gesture.Kind // clap, bang or other
 	Strength float64      // onset detection function at the peak (mean dB rise per band)
 	Features gesture.Features
+	Talking  bool  // voices were active when the onset was judged
 	Emitted  int64 // samples consumed when the event was emitted (latency = Emitted - Sample)
 }
 

@@ -241,6 +241,7 @@ func (l *Listener) decide() {
 		Kind:     kind,
 		Strength: p.strength,
 		Features: feat,
+		Talking:  l.codes.talking,
 		Emitted:  l.pos,
 	}
 	l.emit(o)

@@ -15,6 +15,10 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
+// SpectralMinSudden is the least Sudden, in dB, for which the spectral
+// features are computed; below it a sound is not a hit whatever its spectrum.
+const SpectralMinSudden = 8.0
+
 // Window lengths around an onset.
 const (
 	Before = 0.030 // seconds of context before the onset
@@ -37,6 +41,8 @@ type Features struct {
 	High     float64 // share of power above 3 kHz
 	Pitch    float64 // strongest normalised autocorrelation at 80-400 Hz (0..1)
 	Tonal    float64 // share of the power above 1 kHz held by its 5 strongest spectral peaks
+	Formant  float64 // share of the power at 1-3.5 kHz, where a voice has formants and a drum's ring has little, dB
+	Harmonic float64 // share of the power above the pitch that lies on its multiples (2-10): high for a voice
 }
 
 // Analyzer computes Features; it keeps its FFT and buffers between calls. The
@@ -83,11 +89,15 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 	f.Early = level.DB(level.MeanSquare(x[on:on+min(ms(5), post)])) - level.DB(whole)
 	f.Decay = level.DB(level.MeanSquare(x[on+post-min(ms(10), post/2):on+post])) - level.DB(level.MeanSquare(x[on:on+min(ms(10), post/2)]))
 
-	if f.Sudden < MinSudden {
-		return f // no hit starts this suddenly: Classify needs no more
+	if f.Sudden < SpectralMinSudden {
+		return f // no hit starts this gently: Classify needs no more
 	}
 	a.spectrum(x[max(0, on-ms(1)):on+post], rate, &f)
-	f.Pitch = a.periodicity(ms(2.5), ms(12.5))
+	var lag int
+	f.Pitch, lag = a.periodicity(ms(2.5), ms(12.5))
+	if lag > 0 {
+		f.Harmonic = a.harmonicity(float64(rate)/float64(lag), float64(rate)/float64(a.n))
+	}
 	return f
 }
 
@@ -120,7 +130,7 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 	for k := range a.pow {
 		a.pow[k] = 0
 	}
-	var tot, logc, low, high, flatLog, flatSum float64
+	var tot, logc, low, high, formant, flatLog, flatSum float64
 	var flatN int
 	top := math.Min(8000, 0.45*float64(rate))
 	for k := 1; k < len(a.coef); k++ {
@@ -139,6 +149,9 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 		if fr > 3000 {
 			high += p
 		}
+		if fr >= 1000 && fr <= 3500 {
+			formant += p
+		}
 		if fr >= 300 && fr <= top {
 			flatLog += math.Log(p + 1e-30)
 			flatSum += p
@@ -151,6 +164,7 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 	f.Tonal = a.tonality(int(math.Ceil(1000/bin)), int(top/bin))
 	f.Centroid = math.Exp2(logc / tot)
 	f.Low, f.High = low/tot, high/tot
+	f.Formant = level.DB(formant / tot)
 	if flatN > 0 && flatSum > 0 {
 		f.Flatness = math.Exp(flatLog/float64(flatN)) / (flatSum / float64(flatN))
 	}
@@ -190,18 +204,39 @@ func (a *Analyzer) tonality(lo, hi int) float64 {
 // periodicity is the largest autocorrelation, relative to lag 0, at lags in
 // [lo, hi] of the last windowed spectrum (above 50 Hz), obtained from its
 // power spectrum: near 1 for a voiced or ringing sound, low for noise.
-func (a *Analyzer) periodicity(lo, hi int) float64 {
+func (a *Analyzer) periodicity(lo, hi int) (float64, int) {
 	a.fft.Sequence(a.acf, a.pow)
 	if a.acf[0] <= 0 {
-		return 0
+		return 0, 0
 	}
-	best := 0.0
+	best, at := 0.0, 0
 	for lag := lo; lag <= hi && lag < a.wlen/2; lag++ {
 		// undo the bias of a finite window: fewer products at longer lags
 		r := a.acf[lag] / a.acf[0] * float64(a.wlen) / float64(a.wlen-lag)
 		if r > best {
-			best = r
+			best, at = r, lag
 		}
 	}
-	return best
+	return best, at
+}
+
+// harmonicity is the share of the last spectrum's power above 1.5 times the
+// pitch f0 that lies within a bin of its multiples 2 to 10.
+func (a *Analyzer) harmonicity(f0, bin float64) float64 {
+	var on, all float64
+	lo := int(1.5 * f0 / bin)
+	hi := min(len(a.pow)-1, int(10.5*f0/bin))
+	for k := lo; k <= hi; k++ {
+		all += real(a.pow[k])
+	}
+	for h := 2; h <= 10; h++ {
+		c := int(math.Round(float64(h) * f0 / bin))
+		for k := max(c-1, lo); k <= min(c+1, hi); k++ {
+			on += real(a.pow[k])
+		}
+	}
+	if all <= 0 {
+		return 0
+	}
+	return math.Min(1, on/all)
 }

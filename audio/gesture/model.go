@@ -1,0 +1,110 @@
+package gesture
+
+import "math"
+
+// The classifier is a small neural network over the physical features,
+// trained on labelled recordings (see internal/train). It sees only the
+// features, each scaled to a unit a person can read:
+//
+//	Jump, Sudden, Above, Decay, Early in tens of dB; AttackMs in 10 ms;
+//	the centroid in octaves from 1 kHz; Formant in 20 dB; shares and
+//	periodicities times 5.
+//
+// Onsets whose level rose less than SpectralMinSudden are never gestures
+// (nothing a hand does starts that gently) and do not reach the network.
+
+// Inputs is the length of Vector.
+const Inputs = 14
+
+// Vector is the network's view of the features.
+func (f Features) Vector() []float64 {
+	return []float64{
+		f.Jump / 10, f.Sudden / 10, math.Min(f.Above, 80) / 10, f.AttackMs / 10, f.Decay / 10, f.Early / 10,
+		math.Log2(math.Max(f.Centroid, 20) / 1000), f.Flatness * 5, f.Low * 5, f.High * 5, f.Pitch * 5,
+		f.Tonal * 5, math.Max(f.Formant, -60) / 20, f.Harmonic * 5,
+	}
+}
+
+// Net is one network: Inputs -> Hidden (tanh) -> 3 (softmax over clap, bang,
+// other).
+type Net struct {
+	W1 [][]float64 // [hidden][Inputs]
+	B1 []float64
+	W2 [3][]float64 // [class][hidden]
+	B2 [3]float64
+}
+
+// Probs returns the probabilities of clap, bang and other for input x.
+func (n *Net) Probs(x []float64) [3]float64 {
+	var o [3]float64
+	h := make([]float64, len(n.B1))
+	for j := range h {
+		s := n.B1[j]
+		for i, v := range x {
+			s += n.W1[j][i] * v
+		}
+		h[j] = math.Tanh(s)
+	}
+	top := math.Inf(-1)
+	for c := range o {
+		s := n.B2[c]
+		for j, v := range h {
+			s += n.W2[c][j] * v
+		}
+		o[c] = s
+		top = math.Max(top, s)
+	}
+	var z float64
+	for c := range o {
+		o[c] = math.Exp(o[c] - top)
+		z += o[c]
+	}
+	for c := range o {
+		o[c] /= z
+	}
+	return o
+}
+
+// Ensemble averages several networks trained from different starts; the
+// average is steadier than any one of them.
+type Ensemble []*Net
+
+// Probs is the mean of the members' probabilities.
+func (e Ensemble) Probs(x []float64) [3]float64 {
+	var p [3]float64
+	for _, n := range e {
+		q := n.Probs(x)
+		for c := range p {
+			p[c] += q[c] / float64(len(e))
+		}
+	}
+	return p
+}
+
+// Margin is how much more likely than "other" a clap or bang must be: a
+// sound the network hesitates over is not counted as a gesture.
+const Margin = 0.3
+
+// Classify names an onset from its features with the shipped network.
+func Classify(f Features) Kind {
+	return model.Classify(f)
+}
+
+// Classify names an onset with e.
+func (e Ensemble) Classify(f Features) Kind {
+	if f.Sudden < SpectralMinSudden || len(e) == 0 {
+		return Other
+	}
+	p := e.Probs(f.Vector())
+	switch {
+	case p[0] >= p[1] && p[0] >= p[2]+Margin:
+		return Clap
+	case p[1] > p[0] && p[1] >= p[2]+Margin:
+		return Bang
+	}
+	return Other
+}
+
+// ModelProbs exposes the shipped network's probabilities (clap, bang,
+// other), for tools and tests.
+func ModelProbs(f Features) [3]float64 { return model.Probs(f.Vector()) }
