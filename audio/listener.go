@@ -22,8 +22,11 @@ type Config struct {
 	// Threshold is the smallest onset strength (mean dB rise per band) that
 	// is looked at (DefaultThreshold when zero).
 	Threshold float64
-	// Classify names each onset (gesture.Classify when nil).
-	Classify func(gesture.Features) gesture.Kind
+	// Judge names each onset, given the input sample where it starts
+	// (gesture.Classify of its features when nil). Training tools judge by
+	// the labels instead, so that the features they collect do not depend
+	// on the classifier being trained.
+	Judge func(sample int64, f gesture.Features) gesture.Kind
 }
 
 // AnalysisRate is the lowest rate, in Hz, at which onsets are sought: faster
@@ -98,8 +101,8 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if cfg.Threshold <= 0 {
 		cfg.Threshold = DefaultThreshold
 	}
-	if cfg.Classify == nil {
-		cfg.Classify = gesture.Classify
+	if cfg.Judge == nil {
+		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind { return gesture.Classify(f) }
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
 	arate := rate / dec.Factor
@@ -230,7 +233,7 @@ func (l *Listener) decide() {
 	seg := l.hist.slice(from, l.pos)
 	feat := l.an.Measure(seg, int(p.on-from), l.rate)
 	feat.Above = feat.Level - l.room.floor
-	kind := l.cfg.Classify(feat)
+	kind := l.cfg.Judge(p.on, feat)
 	l.wasGest = kind.IsGesture()
 	if kind == gesture.Other && feat.Sudden < MinRise {
 		return // the level barely moved: a flicker of a sound already going, not an onset

@@ -25,7 +25,9 @@ type Picker struct {
 // given) and reports whether frame n-1 was a peak, with its value.
 func (p *Picker) Next(v float64) (peak bool, value float64) {
 	defer func() {
-		p.push(p.prev)
+		if p.n >= 2 { // prev is a real frame from the third call on
+			p.push(p.prev)
+		}
 		p.prev, p.cand = p.cand, v
 		p.n++
 	}()
@@ -34,7 +36,7 @@ func (p *Picker) Next(v float64) (peak bool, value float64) {
 		return false, 0
 	}
 	c := p.cand
-	if p.n < 2 || c < p.Threshold || c < p.prev || c <= v {
+	if p.n < 2 || c < p.Threshold || c <= p.prev || c < v { // the first frame of a flat top
 		return false, 0
 	}
 	if p.Ratio > 0 && c <= p.Ratio*p.median() {
