@@ -38,6 +38,7 @@ type label struct {
 	Codes []struct {
 		Start, End   float64
 		Bangs, Claps int
+		Order        string
 	} `json:"codes"`
 	Distractors []struct {
 		T float64 `json:"t"`

@@ -62,7 +62,7 @@ func OpenWAV(path string) (*WAV, error) {
 	st, err := f.Stat()
 	if err == nil && st.IsDir() {
 		f.Close()
-		return nil, fmt.Errorf("%s is a directory, not a WAV file", path)
+		return nil, fmt.Errorf("%w: it is a directory", ErrNotWAV)
 	}
 	w, err := NewWAV(f)
 	if err != nil {
@@ -282,7 +282,10 @@ func (l *riffLayout) parseFmt(b []byte) error {
 	default:
 		return fmt.Errorf("%w: %d-bit samples (8, 16, 24 or 32 are read)", ErrUnsupported, l.bits)
 	}
-	if l.channels < 1 || l.channels > maxChannels {
+	if l.channels == 0 {
+		return fmt.Errorf("%w: 0 channels", ErrNotWAV)
+	}
+	if l.channels > maxChannels {
 		return fmt.Errorf("%w: %d channels", ErrUnsupported, l.channels)
 	}
 	if l.rate < MinSampleRate || l.rate > MaxSampleRate {
@@ -315,10 +318,17 @@ func (l *riffLayout) canonicalHeader() []byte {
 
 // prefixed reads head, then rest. go-audio needs an io.ReadSeeker but never
 // seeks a canonical header, so Seek only reports where it is.
+//
+// A read of rest that returns bytes together with an error (a short read at
+// an end the file no longer has, because it shrank after it was opened)
+// is split in two: the bytes now, the error on the next call. go-audio's
+// PCMBuffer returns the byte count of such a read as its sample count
+// without decoding the bytes.
 type prefixed struct {
 	head []byte
 	rest io.Reader
 	n    int64
+	err  error // held back from a read that also returned bytes
 }
 
 func (p *prefixed) Read(b []byte) (int, error) {
@@ -328,8 +338,14 @@ func (p *prefixed) Read(b []byte) (int, error) {
 		p.n += int64(k)
 		return k, nil
 	}
+	if p.err != nil {
+		return 0, p.err
+	}
 	k, err := p.rest.Read(b)
 	p.n += int64(k)
+	if k > 0 && err != nil {
+		p.err, err = err, nil
+	}
 	return k, err
 }
 
@@ -348,5 +364,9 @@ func (a readerAt) ReadAt(p []byte, off int64) (int, error) {
 	if _, err := a.r.Seek(off, io.SeekStart); err != nil {
 		return 0, err
 	}
-	return io.ReadFull(a.r, p)
+	n, err := io.ReadFull(a.r, p)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF // as io.ReaderAt reports a short read at the end
+	}
+	return n, err
 }

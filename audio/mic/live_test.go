@@ -12,16 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gordonklaus/portaudio"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tableref/tableref/audio/mic/vmic"
 )
 
 // The live tests record from a headless PulseAudio "virtual microphone"
@@ -32,13 +31,11 @@ import (
 // playing into the shared one at the same time cannot leak into these
 // recordings, and stop it afterwards if they started it.
 
-var vmic struct {
-	once    sync.Once
-	script  string
-	dir     string
-	started bool // this process started the server, so it stops it
-	err     error
-	skip    string
+var vmicState struct {
+	once   sync.Once
+	server *vmic.Server
+	err    error
+	skip   string
 }
 
 // streamsOpened counts the streams this test binary has opened (or tried
@@ -57,10 +54,8 @@ func TestMain(m *testing.M) {
 		return open(p, args...)
 	}
 	code := m.Run()
-	if vmic.started {
-		cmd := exec.Command("sh", vmic.script, "stop")
-		cmd.Env = append(os.Environ(), "VMIC_DIR="+vmic.dir)
-		_ = cmd.Run()
+	if s := vmicState.server; s != nil && s.Started {
+		_ = s.Stop()
 	}
 	os.Exit(code)
 }
@@ -70,119 +65,36 @@ func TestMain(m *testing.M) {
 // not there, unless TABLEREF_REQUIRE_MIC=1, when that is a failure.
 func virtualMic(t *testing.T) {
 	t.Helper()
-	vmic.once.Do(startVirtualMic)
-	if vmic.skip != "" {
+	vmicState.once.Do(startVirtualMic)
+	if vmicState.skip != "" {
 		if os.Getenv("TABLEREF_REQUIRE_MIC") == "1" {
-			t.Fatalf("TABLEREF_REQUIRE_MIC=1 but %s", vmic.skip)
+			t.Fatalf("TABLEREF_REQUIRE_MIC=1 but %s", vmicState.skip)
 		}
-		t.Skip(vmic.skip)
+		t.Skip(vmicState.skip)
 	}
-	require.NoError(t, vmic.err, "starting the virtual microphone")
+	require.NoError(t, vmicState.err, "starting the virtual microphone")
 }
 
 func startVirtualMic() {
-	root, err := moduleRoot()
+	script, err := vmic.Script()
 	if err != nil {
-		vmic.skip = "no virtual microphone: " + err.Error()
+		vmicState.skip = "no virtual microphone: " + err.Error()
 		return
 	}
-	vmic.script = filepath.Join(root, "..", "shared", "tools", "virtual-mic")
-	if _, err := os.Stat(vmic.script); err != nil {
-		vmic.skip = fmt.Sprintf("no virtual microphone: %s is missing (the repository's shared/ must be checked out beside it)", vmic.script)
-		return
+	dir := os.Getenv("VMIC_DIR")
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "tableref-vmic-audio-mic")
 	}
-	vmic.dir = os.Getenv("VMIC_DIR")
-	if vmic.dir == "" {
-		vmic.dir = filepath.Join(os.TempDir(), "tableref-vmic-audio-mic")
-	}
-	wasRunning := serverRunning(vmic.dir)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute) // it may apt-get install
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", vmic.script, "start")
-	cmd.Env = append(os.Environ(), "VMIC_DIR="+vmic.dir)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		vmic.err = fmt.Errorf("%s start: %v: %s", vmic.script, err, strings.TrimSpace(stderr.String()))
+	vmicState.server, vmicState.err = vmic.Start(ctx, script, dir)
+	if vmicState.err != nil {
 		return
-	}
-	vmic.started = !wasRunning
-	env, err := parseExports(string(out))
-	if err != nil {
-		vmic.err = err
-		return
-	}
-	for _, k := range []string{"PULSE_SERVER", "ALSA_CONFIG_PATH"} {
-		if env[k] == "" {
-			vmic.err = fmt.Errorf("virtual-mic start printed no %s: %q", k, out)
-			return
-		}
 	}
 	// Before PortAudio (and so alsa-lib) is first initialised in this process.
-	for k, v := range env {
+	for k, v := range vmicState.server.Env {
 		os.Setenv(k, v)
 	}
-}
-
-// serverRunning reports whether dir's pulse.pid names a live process.
-func serverRunning(dir string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, "pulse.pid"))
-	if err != nil {
-		return false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	return err == nil && pid > 0 && syscall.Kill(pid, 0) == nil
-}
-
-// parseExports reads lines like `export A=x B=y`.
-func parseExports(s string) (map[string]string, error) {
-	env := map[string]string{}
-	for _, line := range strings.Split(s, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		rest, ok := strings.CutPrefix(line, "export ")
-		if !ok {
-			return nil, fmt.Errorf("virtual-mic start printed %q, not an export line", line)
-		}
-		for _, kv := range strings.Fields(rest) {
-			k, v, ok := strings.Cut(kv, "=")
-			if !ok {
-				return nil, fmt.Errorf("virtual-mic start printed %q, not NAME=value", kv)
-			}
-			env[k] = strings.Trim(v, `"'`)
-		}
-	}
-	return env, nil
-}
-
-// moduleRoot walks up from the working directory to the one holding go.mod.
-func moduleRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("go.mod not found above the working directory")
-		}
-		dir = parent
-	}
-}
-
-func TestParseExports(t *testing.T) {
-	env, err := parseExports("export PULSE_SERVER=unix:/tmp/v/native ALSA_CONFIG_PATH=/tmp/v/asound.conf\n")
-	require.NoError(t, err)
-	assert.Equal(t, map[string]string{"PULSE_SERVER": "unix:/tmp/v/native", "ALSA_CONFIG_PATH": "/tmp/v/asound.conf"}, env)
-	_, err = parseExports("virtual-mic: pulseaudio did not start")
-	assert.Error(t, err)
 }
 
 // writeToneWAV writes 16-bit mono PCM: silence, then a sine tone, then a

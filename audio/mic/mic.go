@@ -261,13 +261,20 @@ func Open(opt Options) (*Mic, error) {
 	return m, nil
 }
 
+// MinHostLatency is the least input buffering asked of the host audio
+// system. The device's "low latency" default (often ~10 ms) overflows as soon
+// as the machine is busy for a moment; 50 ms rides that out. The detector's
+// latency is counted in audio heard, so this delays events on screen by at
+// most that much and changes nothing else.
+const MinHostLatency = 50 * time.Millisecond
+
 // streamParams describes a float32 input-only stream on dev.
 func streamParams(dev *portaudio.DeviceInfo, channels, rate, fpb int) portaudio.StreamParameters {
 	return portaudio.StreamParameters{
 		Input: portaudio.StreamDeviceParameters{
 			Device:   dev,
 			Channels: channels,
-			Latency:  dev.DefaultLowInputLatency,
+			Latency:  max(dev.DefaultLowInputLatency, MinHostLatency),
 		},
 		SampleRate:      float64(rate),
 		FramesPerBuffer: fpb,

@@ -43,7 +43,7 @@ const FloorRisePerSecond = 3.0
 func NewDetector(rate int) *Detector {
 	an := NewAnalyzer(rate)
 	hop := int64(an.hop * an.factor)
-	return &Detector{
+	d := &Detector{
 		MinPeriodicity: 0.25,
 		MinLow:         0.25,
 		MinMid:         0.01,
@@ -57,6 +57,15 @@ func NewDetector(rate int) *Detector {
 		hop:            hop,
 		floorRise:      FloorRisePerSecond * float64(hop) / float64(rate),
 	}
+	an.Loud = func(l float64) bool { return l >= d.floor+d.MinAboveFloor }
+	an.Gate = d.couldBeVoiced
+	return d
+}
+
+// couldBeVoiced tells the analyzer whether a frame could pass voicedFrame
+// whatever its periodicity.
+func (d *Detector) couldBeVoiced(f Frame) bool {
+	return f.Low >= d.MinLow && f.Mid >= d.MinMid && f.Level >= d.floor+d.MinAboveFloor
 }
 
 // LastVoiced is the input sample just after the latest voiced frame (0
@@ -96,7 +105,7 @@ func (d *Detector) ringing() bool {
 }
 
 func (d *Detector) voicedFrame(f Frame) bool {
-	return f.Periodicity >= d.MinPeriodicity && f.Low >= d.MinLow && f.Mid >= d.MinMid && f.Level >= d.floor+d.MinAboveFloor
+	return f.Periodicity >= d.MinPeriodicity && d.couldBeVoiced(f)
 }
 
 func (d *Detector) next(f Frame, change func(Change)) bool {

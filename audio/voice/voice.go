@@ -52,6 +52,13 @@ type Analyzer struct {
 	acf     []float64
 	minLag  int
 	maxLag  int
+
+	// Loud and Gate, when set, are asked before a frame is analysed
+	// further: Loud with its level alone (a refused frame gets no spectrum
+	// at all), Gate with its level and band shares (a refused frame gets no
+	// periodicity). Frames that could not be a voice thus cost little.
+	Loud func(level float64) bool
+	Gate func(f Frame) bool
 }
 
 // NewAnalyzer makes an Analyzer for input at rate Hz.
@@ -124,6 +131,9 @@ func (a *Analyzer) frame() Frame {
 	// nout*factor, delayed by the filter.
 	end := max(0, a.nout*int64(a.factor)-int64(a.dec.Delay))
 	f := Frame{End: end, Level: level.DB(level.MeanSquare(a.win))}
+	if a.Loud != nil && !a.Loud(f.Level) {
+		return f
+	}
 	clear(a.buf)
 	for i, v := range a.win {
 		a.buf[i] = v * a.taper[i]
@@ -144,6 +154,9 @@ func (a *Analyzer) frame() Frame {
 	}
 	if tot > 0 {
 		f.Low, f.Mid = low/tot, mid/tot
+	}
+	if a.Gate != nil && !a.Gate(f) {
+		return f
 	}
 	// A generalised autocorrelation (Tolonen and Karjalainen): the
 	// spectrum's magnitude is raised to the power 2/3 rather than squared,

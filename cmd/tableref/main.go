@@ -120,7 +120,13 @@ func newFlags(name, synopsis, about string, w io.Writer) *flag.FlagSet {
 // parseFlags parses args, printing help on -h and turning other problems
 // into usage errors. Stray positional arguments are refused.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	// The flag package calls Usage itself on -h and on every parse error;
+	// the help is printed here, once, and only when asked for.
+	usage := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.Usage()
 			return errHelp
