@@ -1,0 +1,321 @@
+// Package game is the contract every game engine under rules/ keeps, so that
+// the referee, the simulator and the phones treat all seven games alike.
+//
+// A game is a Game (its catalogue entry and a constructor) and a State (one
+// match in progress). A State is pure: no I/O, no clocks, and no randomness
+// but its own seeded Rand, so a match replays exactly from its Config and its
+// list of moves. Timers, sound and networking belong to the referee.
+//
+// The shape follows boardgame.io in spirit: setup (Game.New), moves
+// (State.Legal, State.Apply), turn order (State.Turn), end condition
+// (State.Over, State.Result) and a view per seat (State.View) from which
+// every other seat's secrets have been stripped.
+package game
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Table is the seat number of the public view: what the shared screen shows,
+// which holds no seat's secrets.
+const Table = -1
+
+// Game is one game of the catalogue.
+type Game interface {
+	Info() Info
+	// New sets up a match. It validates cfg against Info (player count,
+	// variant, options) and returns an error a person can act on.
+	New(cfg Config) (State, error)
+}
+
+// Config is everything a match is set up from.
+type Config struct {
+	Players int               `json:"players"`
+	Variant string            `json:"variant,omitempty"` // "" is the Info's default variant
+	Options map[string]string `json:"options,omitempty"` // absent options take their defaults
+	Seed    uint64            `json:"seed"`
+}
+
+// State is one match in progress. Seats are numbered 0..Players-1.
+//
+// Apply is the only method that changes a State. When it returns an error
+// the State is exactly as before (the property tests check this with
+// Clone and reflect.DeepEqual).
+type State interface {
+	// Turn lists the seats that may act now, in seat order. Several seats
+	// may act at once (guesses, secret picks, challenges). It is empty when
+	// the game is over.
+	Turn() []int
+	// Legal lists every move seat may make now (none if it may not act).
+	// Every move it lists is accepted by Apply. Moves whose values are
+	// chosen from a large range (a code as heard, a number of minutes) may
+	// be listed as their reasonable values only; Apply still judges others.
+	Legal(seat int) []Move
+	// Apply makes a move: the events say what happened, in the words a
+	// referee would announce, or the error says why the move is refused
+	// (a seat out of turn, an unknown action, a wrong number of arguments,
+	// an argument that means nothing, a move the rules forbid). Every move
+	// it accepts changes the State.
+	Apply(m Move) ([]Event, error)
+	// View is what seat may know, or the public table when seat is Table:
+	// a value that marshals to JSON, holding none of another seat's secrets.
+	View(seat int) any
+	// Over reports whether the game has ended.
+	Over() bool
+	// Result is the outcome with tie-breaks applied; meaningful once Over.
+	Result() Result
+	// Clone is a deep copy: applying moves to it leaves the original alone.
+	Clone() State
+	// Audit checks the State's invariants (every card accounted for exactly
+	// once, counts in range) and says what is wrong, or returns nil.
+	Audit() error
+}
+
+// Move is one seat's action: an action name and its arguments, all words, so
+// that moves read and write as text ("2 guess spider 4") and as JSON.
+type Move struct {
+	Seat   int      `json:"seat"`
+	Action string   `json:"action"`
+	Args   []string `json:"args,omitempty"`
+}
+
+// M builds a Move.
+func M(seat int, action string, args ...string) Move {
+	return Move{Seat: seat, Action: action, Args: args}
+}
+
+// String is the move as text: seat, action and arguments, separated by
+// spaces. ParseMove reads it back.
+func (m Move) String() string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(m.Seat))
+	b.WriteByte(' ')
+	b.WriteString(m.Action)
+	for _, a := range m.Args {
+		b.WriteByte(' ')
+		b.WriteString(a)
+	}
+	return b.String()
+}
+
+// Equal reports whether two moves are the same.
+func (m Move) Equal(o Move) bool {
+	if m.Seat != o.Seat || m.Action != o.Action || len(m.Args) != len(o.Args) {
+		return false
+	}
+	for i := range m.Args {
+		if m.Args[i] != o.Args[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseMove reads a move written by Move.String.
+func ParseMove(s string) (Move, error) {
+	f := strings.Fields(s)
+	if len(f) < 2 {
+		return Move{}, fmt.Errorf("move %q: want a seat number and an action, like \"2 play broom\"", s)
+	}
+	seat, err := strconv.Atoi(f[0])
+	if err != nil || seat < 0 {
+		return Move{}, fmt.Errorf("move %q: the seat %q is not a number from 0", s, f[0])
+	}
+	m := Move{Seat: seat, Action: f[1]}
+	if len(f) > 2 {
+		m.Args = f[2:]
+	}
+	return m, nil
+}
+
+// Event is something that happened, as a referee would announce it.
+type Event struct {
+	Type string `json:"type"` // short and stable, for programs: "dealt", "guess-wrong", "mine"
+	Text string `json:"text"` // for people: "Ann guessed 4 spiders: wrong, she pays Bob a score card"
+	// To lists the seats allowed to see the event. Empty means everyone;
+	// an event telling a seat its own secret (a drawn card, a peeked tile)
+	// goes to that seat alone, and the public gets its own event, if any,
+	// without the secret.
+	To []int `json:"to,omitempty"`
+}
+
+// Public reports whether everyone may see the event.
+func (e Event) Public() bool { return len(e.To) == 0 }
+
+// For reports whether seat may see the event (Table sees public ones only).
+func (e Event) For(seat int) bool {
+	if e.Public() {
+		return true
+	}
+	for _, s := range e.To {
+		if s == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// Result is the outcome of a finished match.
+type Result struct {
+	// Winners are the winning seats (several on a team win or a shared
+	// win after the tie-breaks); empty when nobody wins (a lost solitaire,
+	// the sleeper's defeat is the voices' win, and so on: see each game).
+	Winners []int `json:"winners"`
+	// Scores per seat, when the game keeps score (nil otherwise).
+	Scores []int `json:"scores,omitempty"`
+	// Perfect marks a perfect win where the game has one (troll).
+	Perfect bool `json:"perfect,omitempty"`
+	// Text says it in words, with the tie-break that decided, if any.
+	Text string `json:"text"`
+}
+
+// Won reports whether seat is among the winners.
+func (r Result) Won(seat int) bool {
+	for _, w := range r.Winners {
+		if w == seat {
+			return true
+		}
+	}
+	return false
+}
+
+// Info is a game's catalogue entry.
+type Info struct {
+	ID         string    `json:"id"` // woodlouse, louseflea, troll, celestial, pursesnatcher, insomnia, minefield
+	Name       string    `json:"name"`
+	Summary    string    `json:"summary"` // one line, our own words
+	MinPlayers int       `json:"min_players"`
+	MaxPlayers int       `json:"max_players"`
+	Variants   []Variant `json:"variants,omitempty"` // the first is the default
+	Options    []Option  `json:"options,omitempty"`
+}
+
+// Variant is a named set of rules, such as woodlouse "easier".
+type Variant struct {
+	ID   string `json:"id"`
+	Text string `json:"text"`
+}
+
+// Option is a setting that changes play, with its allowed values. Values
+// nil means any whole number from Min to Max.
+type Option struct {
+	Name    string   `json:"name"`
+	Text    string   `json:"text"`
+	Default string   `json:"default"`
+	Values  []string `json:"values,omitempty"`
+	Min     int      `json:"min,omitempty"`
+	Max     int      `json:"max,omitempty"`
+}
+
+// ErrOver is returned (wrapped) by Apply once the game has ended.
+var ErrOver = errors.New("the game is over")
+
+// Resolve checks cfg against the catalogue entry and returns the variant
+// and every option's value, defaults filled in. Games call it first in New.
+func (in Info) Resolve(cfg Config) (variant string, opts map[string]string, err error) {
+	if cfg.Players < in.MinPlayers || cfg.Players > in.MaxPlayers {
+		if in.MinPlayers == in.MaxPlayers {
+			return "", nil, fmt.Errorf("%s is for %d player(s), not %d", in.Name, in.MinPlayers, cfg.Players)
+		}
+		return "", nil, fmt.Errorf("%s is for %d to %d players, not %d", in.Name, in.MinPlayers, in.MaxPlayers, cfg.Players)
+	}
+	variant = cfg.Variant
+	if variant == "" && len(in.Variants) > 0 {
+		variant = in.Variants[0].ID
+	}
+	if len(in.Variants) == 0 && variant != "" {
+		return "", nil, fmt.Errorf("%s has no variants (asked for %q)", in.Name, variant)
+	}
+	if len(in.Variants) > 0 {
+		ok := false
+		var ids []string
+		for _, v := range in.Variants {
+			ids = append(ids, v.ID)
+			ok = ok || v.ID == variant
+		}
+		if !ok {
+			return "", nil, fmt.Errorf("%s has no variant %q (it has %s)", in.Name, variant, strings.Join(ids, ", "))
+		}
+	}
+	opts = map[string]string{}
+	known := map[string]Option{}
+	for _, o := range in.Options {
+		known[o.Name] = o
+		opts[o.Name] = o.Default
+	}
+	names := make([]string, 0, len(cfg.Options))
+	for k := range cfg.Options {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := cfg.Options[k]
+		o, ok := known[k]
+		if !ok {
+			var all []string
+			for _, o := range in.Options {
+				all = append(all, o.Name)
+			}
+			if len(all) == 0 {
+				return "", nil, fmt.Errorf("%s has no options (asked for %q)", in.Name, k)
+			}
+			return "", nil, fmt.Errorf("%s has no option %q (it has %s)", in.Name, k, strings.Join(all, ", "))
+		}
+		if err := o.check(v); err != nil {
+			return "", nil, fmt.Errorf("%s option %s: %w", in.Name, k, err)
+		}
+		opts[k] = v
+	}
+	return variant, opts, nil
+}
+
+func (o Option) check(v string) error {
+	if o.Values != nil {
+		for _, ok := range o.Values {
+			if v == ok {
+				return nil
+			}
+		}
+		return fmt.Errorf("%q is not one of %s", v, strings.Join(o.Values, ", "))
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", v)
+	}
+	if n < o.Min || n > o.Max {
+		return fmt.Errorf("%d is not between %d and %d", n, o.Min, o.Max)
+	}
+	return nil
+}
+
+// Bool reads a "yes"/"no" option value (also true/false, on/off, 1/0).
+func Bool(v string) bool {
+	switch strings.ToLower(v) {
+	case "yes", "true", "on", "1":
+		return true
+	}
+	return false
+}
+
+// Int reads a whole-number option value already checked by Resolve.
+func Int(v string) int {
+	n, _ := strconv.Atoi(v)
+	return n
+}
+
+// Refuse is the error of a refused move: the reason a referee would give.
+func Refuse(m Move, format string, a ...any) error {
+	return &RefusedError{Move: m, Reason: fmt.Sprintf(format, a...)}
+}
+
+// RefusedError is a move a game refused, and why.
+type RefusedError struct {
+	Move   Move
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Reason }

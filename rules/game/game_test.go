@@ -1,0 +1,82 @@
+package game
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var info = Info{
+	ID: "x", Name: "Example", MinPlayers: 3, MaxPlayers: 6,
+	Variants: []Variant{{ID: "basic"}, {ID: "easier"}},
+	Options: []Option{
+		{Name: "reshuffle", Default: "yes", Values: []string{"yes", "no"}},
+		{Name: "minutes", Default: "15", Min: 1, Max: 120},
+	},
+}
+
+func TestResolveFillsDefaults(t *testing.T) {
+	v, o, err := info.Resolve(Config{Players: 4})
+	require.NoError(t, err)
+	assert.Equal(t, "basic", v)
+	assert.Equal(t, map[string]string{"reshuffle": "yes", "minutes": "15"}, o)
+	v, o, err = info.Resolve(Config{Players: 6, Variant: "easier", Options: map[string]string{"minutes": "30"}})
+	require.NoError(t, err)
+	assert.Equal(t, "easier", v)
+	assert.Equal(t, 30, Int(o["minutes"]))
+	assert.True(t, Bool(o["reshuffle"]))
+}
+
+func TestResolveSaysWhatIsWrong(t *testing.T) {
+	for cfg, want := range map[*Config]string{
+		{Players: 2}:                  "Example is for 3 to 6 players, not 2",
+		{Players: 3, Variant: "hard"}: `Example has no variant "hard" (it has basic, easier)`,
+		{Players: 3, Options: map[string]string{"x": "1"}}:             `Example has no option "x" (it has reshuffle, minutes)`,
+		{Players: 3, Options: map[string]string{"reshuffle": "maybe"}}: `Example option reshuffle: "maybe" is not one of yes, no`,
+		{Players: 3, Options: map[string]string{"minutes": "0"}}:       "Example option minutes: 0 is not between 1 and 120",
+		{Players: 3, Options: map[string]string{"minutes": "ten"}}:     `Example option minutes: "ten" is not a whole number`,
+	} {
+		_, _, err := info.Resolve(*cfg)
+		assert.EqualError(t, err, want)
+	}
+	solo := Info{Name: "Solo", MinPlayers: 1, MaxPlayers: 1}
+	_, _, err := solo.Resolve(Config{Players: 2})
+	assert.EqualError(t, err, "Solo is for 1 player(s), not 2")
+	_, _, err = solo.Resolve(Config{Players: 1, Variant: "x"})
+	assert.Error(t, err)
+}
+
+func TestMovesReadAndWrite(t *testing.T) {
+	m := M(2, "guess", "spider", "4")
+	assert.Equal(t, "2 guess spider 4", m.String())
+	back, err := ParseMove(" 2  guess spider 4 ")
+	require.NoError(t, err)
+	assert.True(t, m.Equal(back))
+	assert.False(t, m.Equal(M(2, "guess", "spider", "5")))
+	assert.False(t, m.Equal(M(2, "guess", "spider")))
+	for _, bad := range []string{"", "2", "x play", "-1 play"} {
+		_, err := ParseMove(bad)
+		assert.Error(t, err, bad)
+	}
+}
+
+func TestEventAudience(t *testing.T) {
+	pub := Event{Type: "t", Text: "x"}
+	priv := Event{Type: "t", Text: "x", To: []int{1}}
+	assert.True(t, pub.For(Table))
+	assert.False(t, priv.For(Table))
+	assert.True(t, priv.For(1))
+	assert.False(t, priv.For(0))
+}
+
+func TestRandCopiesContinueAlike(t *testing.T) {
+	a := NewRand(3)
+	a.IntN(10)
+	b := a
+	for range 20 {
+		assert.Equal(t, a.IntN(1000), b.IntN(1000))
+	}
+	var zero Rand
+	assert.GreaterOrEqual(t, zero.Die(6), 1)
+}
