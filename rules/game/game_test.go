@@ -80,3 +80,9 @@ func TestRandCopiesContinueAlike(t *testing.T) {
 	var zero Rand
 	assert.GreaterOrEqual(t, zero.Die(6), 1)
 }
+
+func TestSeatReferencesBecomeNames(t *testing.T) {
+	text := Seat(0) + " pays " + Seat(2) + " a card {x} {"
+	assert.Equal(t, "Ann pays player 3 a card {x} {", Names(text, []string{"Ann", "Bob"}))
+	assert.Equal(t, "no seats", Names("no seats", nil))
+}
