@@ -1,10 +1,9 @@
-// Package woodlouse holds the rules of Woodlouse Chaos.
-//
 // This file covers the trainer's code. The sequence cards lie in a row, and
 // the card next to the box is position 1. To show a drawn animal card without
 // speaking, the trainer bangs a flat hand on the table once per position of
 // the card's species in that row, and claps once per animal on the card, in
 // any mixed order. A card shows 1 to 5 animals of one species.
+
 package woodlouse
 
 import (

@@ -1,0 +1,136 @@
+// Package pursesnatcher referees Purse Snatcher (Game Poem 34), a two-player
+// role-playing game: a tourist whose purse, money and passport were stolen
+// asks a busy police officer for help. The talk itself is free; tableref
+// keeps track of the parts that decide the game: the tourist's posture, the
+// finger challenges, the token of responsibility, the time limit and how the
+// tourist leaves.
+//
+// # Seats
+//
+// Seat 0 is the tourist, seat 1 the officer (the rulebook has the tourist
+// read first and casts each role against the player's sex; tableref leaves
+// casting to the table). Exactly two players.
+//
+// # Rules, in short
+//
+// The tourist walks in standing and the officer begins by asking her to sit.
+// From then on the tourist is sitting, standing, or touching the officer
+// (a hand on his shoulder or arm); each posture sets how she must behave.
+// She climbs one posture at a time, sitting to standing to touching, and
+// every climb costs a new detail that makes the theft graver.
+//
+// Whenever she likes she may challenge the officer: she raises a fist and
+// closes her eyes, he says "okay", she raises 1 to 4 fingers, he raises 1 to
+// 4, and he tells her to open her eyes. An even total wins the challenge for
+// the tourist, an odd one for the officer. Whether the officer may look
+// depends on her posture: sitting, he chooses; standing, he must close his
+// eyes; touching, he must keep them open. With his eyes open he sees her
+// fingers before raising his, and can pick the outcome. She is never told
+// whether he looked.
+//
+// A won challenge gives her one demand or one question that the officer must
+// satisfy; if she won while touching him, he may then ask something of her
+// in return. A lost challenge makes her change posture: touching, she lets
+// go and stands; standing, she sits down or adds a detail and touches him;
+// sitting, the officer may tell her to leave, and if he does not she stands
+// up with a new detail.
+//
+// The tourist holds a token, the responsibility for the theft. She wins if
+// the officer ever takes it into his hand; she loses if she leaves still
+// holding it, or is arrested. After the time limit (15 minutes unless the
+// "minutes" option says otherwise) the officer must end the meeting and tell
+// her to leave; if she refuses, he arrests her.
+//
+// # Moves
+//
+// Seat 0, the tourist:
+//
+//	challenge          challenge the officer (during the talk)
+//	fingers N          raise N fingers, N = 1..4, after the officer's okay
+//	demand token       spend a won challenge on making the officer take the token (ends the game: she wins)
+//	demand other       spend it on any other demand or one question, settled at the table
+//	escalate           add a new detail and climb one posture (talk, or after a lost challenge)
+//	deescalate         step down one posture (after a lost challenge; in the talk only with step-down=yes)
+//	offer              hold out the token (during the talk, and once more after being told to leave)
+//	leave              walk out (during the talk, before a demand or posture change, or when told to): she still holds the token, so she loses
+//	stay               refuse to leave when told to
+//
+// Seat 1, the officer:
+//
+//	seat               ask the tourist to sit down (the first move of the game)
+//	okay open|closed   answer a challenge with the eyes open or closed; standing forces closed, touching forces open
+//	fingers N          raise N fingers, N = 1..4, after the tourist has
+//	take | refuse      take the offered token (and lose) or not
+//	dismiss | keep     after she loses sitting down: tell her to leave, or let her stay
+//	arrest             arrest her after she refused to leave
+//
+// The referee's clock:
+//
+//	time               the time limit has passed
+//
+// The engine has no clock. The referee reads the "minutes" option, times the
+// meeting from the "seat" move, and when the time is up applies "time" in
+// the name of whichever seat is in Turn (Legal lists "time" for that seat
+// whenever it is accepted; a phone should not offer it as a player's
+// button). It is accepted once, until the tourist has been told to leave. In
+// the opening or the talk it ends the meeting at once: the officer tells her
+// to leave. In the middle of an exchange (a challenge and its demand or
+// posture change, a token offer, a decision to dismiss) that exchange is
+// settled first, and the meeting ends as soon as it would go back to the
+// talk.
+//
+// # Turn and secrets
+//
+// Exactly one seat acts at a time. A challenge always runs okay (officer),
+// then the tourist's fingers, then the officer's fingers, which reveals both.
+// The tourist's fingers show in her own view, and in the officer's only
+// when his eyes are open; the table sees them at the reveal. The officer's
+// eyes show in his view alone, during the challenge, and are never
+// announced: the public "okay" event says nothing about them.
+//
+// # Readings
+//
+//   - Pick order. The rulebook has the tourist raise her fingers after the
+//     officer's okay, and the officer his while her eyes are still closed.
+//     tableref always takes the tourist's fingers first and the officer's
+//     second. With his eyes closed he cannot see hers, so the picks are
+//     secret and in effect simultaneous; with them open he sees them before
+//     choosing. Using one order for both keeps the turn order from telling
+//     the tourist whether he watched, which the rules ask him to hide.
+//   - The officer's eye choice while she sits is part of his "okay" move,
+//     so the referee knows whether to show him her fingers.
+//   - Demanding the token. A won challenge forces the officer to satisfy one
+//     demand, and the token rules make him lose if he takes it. By default
+//     (token-demand=yes) the demand may be that he take the token, and the
+//     game ends with the tourist's win; with token-demand=no the token is
+//     outside what a demand can force and can only be offered.
+//   - Taking the token ends the game at once (the officer's rules say he
+//     loses), without waiting for the tourist to walk out.
+//   - Losing while sitting. The posture rule leaves only "stand up with a
+//     new detail" from sitting, and separately lets the officer send her
+//     away. tableref asks the officer first (dismiss or keep); if he keeps
+//     her she must stand up (sitting-loss=rise, the default) or, with
+//     sitting-loss=stay, she stays seated. The right to send her away is
+//     used right after that loss or not at all.
+//   - Stepping down. The rules price climbing (a new detail) and make
+//     stepping down a consequence of a lost challenge; they never say she
+//     may sit back down at will. Default step-down=no; step-down=yes lets
+//     her step down one posture whenever she has the floor.
+//   - Postures change one step at a time (sitting to touching takes two
+//     climbs, and two details).
+//   - Leaving "at any time" means at any moment she has the floor: not in
+//     the middle of a challenge (her eyes are closed and her fist raised) nor
+//     while the officer is answering her.
+//   - Once told to leave (by time or by dismissal) she may not challenge
+//     again: the officer's rules say she may not stay. She may hold out the
+//     token one last time; the officer takes it or not; then she leaves or
+//     refuses, and refusing brings the arrest. The arrest is the officer's
+//     move, the only one he has then.
+//   - A token offer is a move the referee records when she holds it out;
+//     whether the officer closes his hand on it is his move, take or refuse.
+//     Tricks of sleight of hand are settled by the table, not the engine.
+//   - Demands, questions and the officer's request in return after a win
+//     while touching are talk: the engine announces them and moves on.
+//   - The game has no chance: nothing is dealt or rolled, so the seed
+//     changes nothing.
+package pursesnatcher

@@ -1,0 +1,719 @@
+package pursesnatcher
+
+import (
+	"fmt"
+
+	"github.com/tableref/tableref/rules/game"
+)
+
+// The two seats.
+const (
+	Tourist = 0 // plays the tourist whose purse was stolen
+	Officer = 1 // plays the police officer at the station
+)
+
+// Option names and their values.
+const (
+	OptMinutes     = "minutes"      // a whole number: when the officer must end the meeting
+	OptTokenDemand = "token-demand" // yes/no: may a won challenge demand that the officer take the token?
+	OptSittingLoss = "sitting-loss" // rise/stay: a tourist who loses sitting and is not sent away
+	OptStepDown    = "step-down"    // no/yes: may the tourist lower her posture at will?
+)
+
+// Game is Purse Snatcher.
+var Game game.Game = gameImpl{}
+
+type gameImpl struct{}
+
+func (gameImpl) Info() game.Info {
+	return game.Info{
+		ID:         "pursesnatcher",
+		Name:       "Purse Snatcher",
+		Summary:    "A robbed tourist pushes a busy police officer for help, and tries to hand over a token of blame before being shown out.",
+		MinPlayers: 2,
+		MaxPlayers: 2,
+		Options: []game.Option{
+			{Name: OptMinutes, Text: "Minutes after which the officer must end the meeting; the referee's clock reads this and applies the move \"time\".", Default: "15", Min: 1, Max: 120},
+			{Name: OptTokenDemand, Text: "yes: the tourist may spend a won challenge on making the officer take the token (and lose); no: the token can never be demanded, only offered.", Default: "yes", Values: []string{"yes", "no"}},
+			{Name: OptSittingLoss, Text: "rise: a tourist who loses while sitting and is not sent away must stand up, adding a detail; stay: she stays seated.", Default: "rise", Values: []string{"rise", "stay"}},
+			{Name: OptStepDown, Text: "no: the tourist lowers her posture only after a lost challenge; yes: she may also step down at will.", Default: "no", Values: []string{"no", "yes"}},
+		},
+	}
+}
+
+func (g gameImpl) New(cfg game.Config) (game.State, error) {
+	_, opts, err := g.Info().Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &state{
+		minutes:     game.Int(opts[OptMinutes]),
+		tokenDemand: game.Bool(opts[OptTokenDemand]),
+		sitRise:     opts[OptSittingLoss] == "rise",
+		stepDown:    game.Bool(opts[OptStepDown]),
+		phase:       pOpen,
+		posture:     standing,
+	}, nil
+}
+
+func (gameImpl) Bot() game.Bot { return bot{} }
+
+type posture uint8
+
+const (
+	sitting posture = iota
+	standing
+	touching
+)
+
+var postureNames = [...]string{"sitting", "standing", "touching"}
+
+func (p posture) String() string { return postureNames[p] }
+
+type phase uint8
+
+const (
+	pOpen    phase = iota // the tourist has walked in; the officer must ask her to sit
+	pTalk                 // the meeting runs; the tourist may act
+	pOkay                 // the tourist challenged; the officer says okay (eyes open or closed)
+	pPickT                // the tourist raises her fingers
+	pPickO                // the officer raises his fingers
+	pDemand               // the tourist won: she names her demand
+	pDismiss              // she lost sitting: the officer may send her away
+	pShift                // she lost: she must change posture
+	pOffer                // she holds out the token: the officer takes it or not
+	pOrdered              // she has been told to leave
+	pArrest               // she refused to leave: the officer arrests her
+	pOver
+)
+
+var phaseNames = [...]string{"opening", "talk", "okay", "tourist-fingers", "officer-fingers", "demand", "dismiss", "shift", "offer", "ordered", "arrest", "over"}
+
+// expect says what the game waits for in each phase, for refusals.
+var expect = [...]string{
+	"the officer must first ask the tourist to sit down (seat)",
+	"the tourist has the floor (challenge, escalate, offer, leave)",
+	"the officer must answer the challenge (okay open or okay closed)",
+	"the tourist must raise her fingers (fingers 1-4)",
+	"the officer must raise his fingers (fingers 1-4)",
+	"the tourist won the challenge and must name her demand (demand token or demand other)",
+	"the officer decides whether to send the tourist away (dismiss or keep)",
+	"the tourist lost the challenge and must change posture (escalate or deescalate)",
+	"the officer must take or refuse the token",
+	"the tourist has been told to leave (leave, stay or one last offer)",
+	"the tourist refused to leave: the officer must arrest her",
+	"the game is over",
+}
+
+type ending uint8
+
+const (
+	notOver ending = iota
+	endTaken
+	endDemanded
+	endLeft
+	endArrested
+)
+
+type orderReason uint8
+
+const (
+	notOrdered orderReason = iota
+	byTime
+	byDismissal
+)
+
+// record is one settled challenge.
+type record struct {
+	posture  posture
+	tourist  int8
+	officer  int8
+	eyesOpen bool // the officer's secret: never shown to the tourist or the table
+}
+
+func (r record) touristWon() bool { return (r.tourist+r.officer)%2 == 0 }
+
+type state struct {
+	// options
+	minutes     int
+	tokenDemand bool
+	sitRise     bool
+	stepDown    bool
+
+	phase     phase
+	posture   posture
+	eyesOpen  bool // the officer's eyes in the challenge under way
+	tFingers  int8 // the tourist's raised fingers in the challenge under way, 0 before
+	timeUp    bool // the referee has called time
+	ordered   orderReason
+	offerFrom phase // where a refused offer returns to
+	lastOffer bool  // the one offer allowed after being told to leave is used
+	offers    int
+	demands   int
+	history   []record
+	end       ending
+}
+
+func (s *state) actor() int {
+	switch s.phase {
+	case pOpen, pOkay, pPickO, pDismiss, pOffer, pArrest:
+		return Officer
+	}
+	return Tourist
+}
+
+func (s *state) Turn() []int {
+	if s.phase == pOver {
+		return nil
+	}
+	return []int{s.actor()}
+}
+
+func (s *state) Over() bool { return s.phase == pOver }
+
+// canTime reports whether the referee's "time" move is accepted now.
+func (s *state) canTime() bool {
+	return !s.timeUp && s.ordered == notOrdered && s.phase != pOver
+}
+
+func (s *state) canUp() bool { return s.posture < touching }
+
+func (s *state) canDown(shift bool) bool { return s.posture > sitting && (shift || s.stepDown) }
+
+func (s *state) Legal(seat int) []game.Move {
+	if s.phase == pOver || seat != s.actor() {
+		return nil
+	}
+	var ms []game.Move
+	add := func(action string, args ...string) { ms = append(ms, game.M(seat, action, args...)) }
+	switch s.phase {
+	case pOpen:
+		add("seat")
+	case pTalk:
+		add("challenge")
+		if s.canUp() {
+			add("escalate")
+		}
+		if s.canDown(false) {
+			add("deescalate")
+		}
+		add("offer")
+		add("leave")
+	case pOkay:
+		if s.posture != touching {
+			add("okay", "closed")
+		}
+		if s.posture != standing {
+			add("okay", "open")
+		}
+	case pPickT, pPickO:
+		for _, f := range fingerWords {
+			add("fingers", f)
+		}
+	case pDemand:
+		if s.tokenDemand {
+			add("demand", "token")
+		}
+		add("demand", "other")
+		add("leave")
+	case pDismiss:
+		add("dismiss")
+		add("keep")
+	case pShift:
+		if s.canUp() {
+			add("escalate")
+		}
+		if s.canDown(true) {
+			add("deescalate")
+		}
+		add("leave")
+	case pOffer:
+		add("take")
+		add("refuse")
+	case pOrdered:
+		add("leave")
+		add("stay")
+		if !s.lastOffer {
+			add("offer")
+		}
+	case pArrest:
+		add("arrest")
+	}
+	if s.canTime() {
+		add("time")
+	}
+	return ms
+}
+
+var fingerWords = [...]string{"1", "2", "3", "4"}
+
+// actions lists every action, for the refusal of an unknown one.
+const actions = "seat, time, challenge, okay, fingers, demand, escalate, deescalate, offer, take, refuse, dismiss, keep, leave, stay, arrest"
+
+func role(seat int) string {
+	if seat == Tourist {
+		return "the tourist"
+	}
+	return "the officer"
+}
+
+func who(seat int) string { return game.Seat(seat) + " (" + role(seat) + ")" }
+
+func (s *state) Apply(m game.Move) ([]game.Event, error) {
+	if s.phase == pOver {
+		return nil, fmt.Errorf("%s: %w", m, game.ErrOver)
+	}
+	if m.Seat != Tourist && m.Seat != Officer {
+		return nil, game.Refuse(m, "there is no seat %d: seat 0 is the tourist and seat 1 the officer", m.Seat)
+	}
+	if m.Seat != s.actor() {
+		return nil, game.Refuse(m, "not %s's move: %s", role(m.Seat), expect[s.phase])
+	}
+	noArgs := func() error {
+		if len(m.Args) != 0 {
+			return game.Refuse(m, "%s takes no arguments", m.Action)
+		}
+		return nil
+	}
+	oneArg := func(what string) error {
+		if len(m.Args) != 1 {
+			return game.Refuse(m, "%s takes one argument: %s", m.Action, what)
+		}
+		return nil
+	}
+	notNow := func() error {
+		return game.Refuse(m, "%s is not possible now: %s", m.Action, expect[s.phase])
+	}
+	switch m.Action {
+	case "seat":
+		if s.phase != pOpen {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.posture = sitting
+		s.phase = pTalk
+		return []game.Event{{Type: "seated", Text: who(Officer) + " asks " + who(Tourist) + " to sit down, and she does: the meeting begins."}}, nil
+
+	case "time":
+		if !s.canTime() {
+			if s.timeUp {
+				return nil, game.Refuse(m, "time has already been called")
+			}
+			return nil, game.Refuse(m, "the tourist has already been told to leave")
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.timeUp = true
+		if s.phase == pOpen || s.phase == pTalk {
+			return []game.Event{s.order(byTime)}, nil
+		}
+		return []game.Event{{Type: "time", Text: fmt.Sprintf("Time is up (%d minutes): once this exchange is settled, %s must end the meeting.", s.minutes, who(Officer))}}, nil
+
+	case "challenge":
+		if s.phase != pTalk {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.phase = pOkay
+		return []game.Event{{Type: "challenge", Text: fmt.Sprintf("%s meets the officer's gaze, raises a fist and closes her eyes: a challenge, while %s.", who(Tourist), s.posture)}}, nil
+
+	case "okay":
+		if s.phase != pOkay {
+			return nil, notNow()
+		}
+		if err := oneArg("open or closed (your eyes)"); err != nil {
+			return nil, err
+		}
+		var open bool
+		switch m.Args[0] {
+		case "open":
+			open = true
+			if s.posture == standing {
+				return nil, game.Refuse(m, "she is standing: you must close your eyes for this challenge")
+			}
+		case "closed":
+			if s.posture == touching {
+				return nil, game.Refuse(m, "she is touching you: you must keep your eyes open for this challenge")
+			}
+		default:
+			return nil, game.Refuse(m, "%q is not open or closed", m.Args[0])
+		}
+		s.eyesOpen = open
+		s.phase = pPickT
+		eyes := "You close your eyes: you will not see her fingers."
+		if open {
+			eyes = "You keep your eyes open: you will see her fingers before raising yours. Do not let her know."
+		}
+		return []game.Event{
+			{Type: "okay", Text: who(Officer) + " says \"okay\": " + who(Tourist) + " raises 1 to 4 fingers."},
+			{Type: "eyes", Text: eyes, To: []int{Officer}},
+		}, nil
+
+	case "fingers":
+		if s.phase != pPickT && s.phase != pPickO {
+			return nil, notNow()
+		}
+		if err := oneArg("how many fingers, 1 to 4"); err != nil {
+			return nil, err
+		}
+		n := parseFingers(m.Args[0])
+		if n == 0 {
+			return nil, game.Refuse(m, "%q is not a number of fingers from 1 to 4", m.Args[0])
+		}
+		if s.phase == pPickT {
+			s.tFingers = n
+			s.phase = pPickO
+			ev := []game.Event{
+				{Type: "fingers", Text: who(Tourist) + " has raised her fingers; now " + who(Officer) + " raises his."},
+				{Type: "your-fingers", Text: fmt.Sprintf("You raise %d.", n), To: []int{Tourist}},
+			}
+			if s.eyesOpen {
+				ev = append(ev, game.Event{Type: "seen", Text: fmt.Sprintf("Your eyes are open: she raises %d.", n), To: []int{Officer}})
+			}
+			return ev, nil
+		}
+		return s.settle(n), nil
+
+	case "demand":
+		if s.phase != pDemand {
+			return nil, notNow()
+		}
+		what := "token or other"
+		if !s.tokenDemand {
+			what = "other (the token may not be demanded in this game)"
+		}
+		if err := oneArg(what); err != nil {
+			return nil, err
+		}
+		switch m.Args[0] {
+		case "token":
+			if !s.tokenDemand {
+				return nil, game.Refuse(m, "the token may not be demanded in this game (option %s=no): offer it instead", OptTokenDemand)
+			}
+			s.end = endDemanded
+			s.phase = pOver
+			return []game.Event{{Type: "token-taken", Text: who(Tourist) + " demands that the officer take the token, and " + who(Officer) + " must: responsibility has passed. The officer loses."}}, nil
+		case "other":
+			s.demands++
+			text := who(Officer) + " must do the one thing " + who(Tourist) + " demands, or answer her one question."
+			if last := s.history[len(s.history)-1]; last.posture == touching {
+				text += " She won while touching him, so he may ask something of her in return, and she must comply."
+			}
+			return []game.Event{{Type: "demand", Text: text}, s.back()}, nil
+		}
+		return nil, game.Refuse(m, "%q is not a demand: say token or other", m.Args[0])
+
+	case "escalate":
+		if s.phase != pTalk && s.phase != pShift {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		if !s.canUp() {
+			return nil, game.Refuse(m, "she is already touching the officer: there is no higher posture")
+		}
+		s.posture++
+		ev := []game.Event{{Type: "escalate", Text: who(Tourist) + " adds a new detail that makes the theft graver, and is now " + s.posture.String() + "."}}
+		if s.phase == pShift {
+			ev = append(ev, s.back())
+		}
+		return ev, nil
+
+	case "deescalate":
+		if s.phase != pTalk && s.phase != pShift {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		if s.posture == sitting {
+			return nil, game.Refuse(m, "she is already sitting: there is no lower posture")
+		}
+		if !s.canDown(s.phase == pShift) {
+			return nil, game.Refuse(m, "she may lower her posture only after losing a challenge (option %s=no)", OptStepDown)
+		}
+		s.posture--
+		text := who(Tourist) + " lets go of the officer and stands back."
+		if s.posture == sitting {
+			text = who(Tourist) + " sits back down."
+		}
+		ev := []game.Event{{Type: "deescalate", Text: text}}
+		if s.phase == pShift {
+			ev = append(ev, s.back())
+		}
+		return ev, nil
+
+	case "offer":
+		if s.phase != pTalk && (s.phase != pOrdered || s.lastOffer) {
+			if s.phase == pOrdered {
+				return nil, game.Refuse(m, "she has had her last chance to hand over the token: she must leave or refuse to")
+			}
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		if s.phase == pOrdered {
+			s.lastOffer = true
+		}
+		s.offerFrom = s.phase
+		s.phase = pOffer
+		s.offers++
+		return []game.Event{{Type: "offer", Text: who(Tourist) + " tries to hand the token to " + who(Officer) + "."}}, nil
+
+	case "take", "refuse":
+		if s.phase != pOffer {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		if m.Action == "take" {
+			s.end = endTaken
+			s.phase = pOver
+			return []game.Event{{Type: "token-taken", Text: who(Officer) + " takes the token into his hand: responsibility has passed. The officer loses."}}, nil
+		}
+		ev := game.Event{Type: "token-refused", Text: who(Officer) + " does not take the token; " + who(Tourist) + " still holds it."}
+		if s.offerFrom == pOrdered {
+			s.phase = pOrdered
+			return []game.Event{ev}, nil
+		}
+		return []game.Event{ev, s.back()}, nil
+
+	case "dismiss", "keep":
+		if s.phase != pDismiss {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		if m.Action == "dismiss" {
+			return []game.Event{s.order(byDismissal)}, nil
+		}
+		ev := game.Event{Type: "kept", Text: who(Officer) + " lets " + who(Tourist) + " stay."}
+		if s.sitRise {
+			ev.Text += " She must stand up, adding a new detail to her story."
+			s.phase = pShift
+			return []game.Event{ev}, nil
+		}
+		return []game.Event{ev, s.back()}, nil
+
+	case "leave":
+		if s.phase != pTalk && s.phase != pDemand && s.phase != pShift && s.phase != pOrdered {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.end = endLeft
+		s.phase = pOver
+		return []game.Event{{Type: "left", Text: who(Tourist) + " leaves the station still holding the token. The tourist loses."}}, nil
+
+	case "stay":
+		if s.phase != pOrdered {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.phase = pArrest
+		return []game.Event{{Type: "stays", Text: who(Tourist) + " refuses to leave: " + who(Officer) + " must arrest her."}}, nil
+
+	case "arrest":
+		if s.phase != pArrest {
+			return nil, notNow()
+		}
+		if err := noArgs(); err != nil {
+			return nil, err
+		}
+		s.end = endArrested
+		s.phase = pOver
+		return []game.Event{{Type: "arrested", Text: who(Officer) + " touches her shoulder: \"You are under arrest.\" " + who(Tourist) + " goes to jail and loses."}}, nil
+	}
+	return nil, game.Refuse(m, "there is no action %q in Purse Snatcher (the actions are %s)", m.Action, actions)
+}
+
+func parseFingers(a string) int8 {
+	if len(a) == 1 && a[0] >= '1' && a[0] <= '4' {
+		return int8(a[0] - '0')
+	}
+	return 0
+}
+
+// settle ends the challenge under way with the officer's fingers.
+func (s *state) settle(o int8) []game.Event {
+	r := record{posture: s.posture, tourist: s.tFingers, officer: o, eyesOpen: s.eyesOpen}
+	s.history = append(s.history, r)
+	s.tFingers, s.eyesOpen = 0, false
+	total := r.tourist + r.officer
+	head := fmt.Sprintf("\"Open your eyes\": %s shows %d, %s shows %d; %d fingers in all, ", who(Tourist), r.tourist, who(Officer), r.officer, total)
+	if r.touristWon() {
+		s.phase = pDemand
+		text := head + "even: the tourist wins the challenge. She names one demand or asks one question."
+		if r.posture == touching {
+			text += " As she was touching him, the officer may then ask something of her in return."
+		}
+		return []game.Event{{Type: "challenge-won", Text: text}}
+	}
+	text := head + "odd: the officer wins the challenge."
+	switch {
+	case r.posture == sitting:
+		s.phase = pDismiss
+		text += " She lost sitting down: the officer may tell her to leave."
+	case r.posture == touching:
+		s.phase = pShift
+		text += " She must let go and stand back."
+	default:
+		s.phase = pShift
+		text += " She must sit down, or add a new detail and touch him."
+	}
+	return []game.Event{{Type: "challenge-lost", Text: text}}
+}
+
+// back returns to the talk after an exchange, or ends the meeting if time
+// was called meanwhile.
+func (s *state) back() game.Event {
+	if s.timeUp {
+		return s.order(byTime)
+	}
+	s.phase = pTalk
+	return game.Event{Type: "talk", Text: "The meeting goes on; " + who(Tourist) + " is " + s.posture.String() + "."}
+}
+
+func (s *state) order(why orderReason) game.Event {
+	s.ordered = why
+	s.phase = pOrdered
+	if why == byTime {
+		return game.Event{Type: "ordered", Text: fmt.Sprintf("%d minutes have passed: %s has an urgent appointment, bids %s good day and tells her to leave.", s.minutes, who(Officer), who(Tourist))}
+	}
+	return game.Event{Type: "ordered", Text: who(Officer) + " tells " + who(Tourist) + " to leave the station, and she must obey."}
+}
+
+func (s *state) Result() game.Result {
+	var r game.Result
+	tw, ow := s.tally()
+	tail := fmt.Sprintf(" Challenges: %d (tourist won %d, officer won %d).", len(s.history), tw, ow)
+	switch s.end {
+	case endTaken:
+		r.Winners = []int{Tourist}
+		r.Text = who(Officer) + " took the token of responsibility: " + who(Tourist) + " wins."
+	case endDemanded:
+		r.Winners = []int{Tourist}
+		r.Text = who(Tourist) + " won a challenge and made the officer take the token: " + who(Tourist) + " wins."
+	case endLeft:
+		r.Winners = []int{Officer}
+		r.Text = who(Tourist) + " left still holding the token: " + who(Officer) + " wins."
+	case endArrested:
+		r.Winners = []int{Officer}
+		r.Text = who(Tourist) + " refused to leave and was arrested: " + who(Officer) + " wins."
+	default:
+		r.Text = "The meeting is still going on."
+	}
+	r.Text += tail
+	return r
+}
+
+func (s *state) tally() (tourist, officer int) {
+	for _, r := range s.history {
+		if r.touristWon() {
+			tourist++
+		} else {
+			officer++
+		}
+	}
+	return
+}
+
+func (s *state) Clone() game.State {
+	c := *s
+	c.history = append([]record(nil), s.history...)
+	return &c
+}
+
+func (s *state) Audit() error {
+	if s.phase > pOver {
+		return fmt.Errorf("phase %d out of range", s.phase)
+	}
+	if s.posture > touching {
+		return fmt.Errorf("posture %d out of range", s.posture)
+	}
+	if s.minutes < 1 || s.minutes > 120 {
+		return fmt.Errorf("time limit %d minutes out of range", s.minutes)
+	}
+	if (s.phase == pOver) != (s.end != notOver) {
+		return fmt.Errorf("phase %s but ending %d", phaseNames[s.phase], s.end)
+	}
+	if s.phase == pOpen && (s.posture != standing || len(s.history) > 0) {
+		return fmt.Errorf("the opening has posture %s and %d challenges", s.posture, len(s.history))
+	}
+	if s.tFingers < 0 || s.tFingers > 4 || (s.tFingers != 0) != (s.phase == pPickO) {
+		return fmt.Errorf("the tourist's pending fingers are %d in phase %s", s.tFingers, phaseNames[s.phase])
+	}
+	inChallenge := s.phase == pPickT || s.phase == pPickO
+	if s.eyesOpen && !inChallenge {
+		return fmt.Errorf("the officer's eyes are open outside a challenge (phase %s)", phaseNames[s.phase])
+	}
+	if inChallenge && (s.posture == standing && s.eyesOpen || s.posture == touching && !s.eyesOpen) {
+		return fmt.Errorf("eyes open=%v while she is %s", s.eyesOpen, s.posture)
+	}
+	for i, r := range s.history {
+		if r.tourist < 1 || r.tourist > 4 || r.officer < 1 || r.officer > 4 {
+			return fmt.Errorf("challenge %d has fingers %d and %d", i+1, r.tourist, r.officer)
+		}
+		if r.posture > touching || r.posture == standing && r.eyesOpen || r.posture == touching && !r.eyesOpen {
+			return fmt.Errorf("challenge %d: eyes open=%v while %s", i+1, r.eyesOpen, r.posture)
+		}
+	}
+	if s.phase == pDemand || s.phase == pDismiss || s.phase == pShift {
+		if len(s.history) == 0 {
+			return fmt.Errorf("phase %s without a challenge", phaseNames[s.phase])
+		}
+		won := s.history[len(s.history)-1].touristWon()
+		if won != (s.phase == pDemand) {
+			return fmt.Errorf("phase %s after a challenge the tourist won=%v", phaseNames[s.phase], won)
+		}
+	}
+	if s.phase == pDismiss && s.posture != sitting {
+		return fmt.Errorf("dismissal decision while she is %s", s.posture)
+	}
+	if s.phase == pShift && s.posture == sitting && !s.sitRise {
+		return fmt.Errorf("she must change posture from sitting, but the option says she stays")
+	}
+	if (s.phase == pOrdered || s.phase == pArrest) && s.ordered == notOrdered {
+		return fmt.Errorf("phase %s but nobody told her to leave", phaseNames[s.phase])
+	}
+	if s.ordered != notOrdered && s.phase != pOrdered && s.phase != pArrest && s.phase != pOver && s.phase != pOffer {
+		return fmt.Errorf("told to leave, yet in phase %s", phaseNames[s.phase])
+	}
+	if s.ordered == byTime && !s.timeUp {
+		return fmt.Errorf("sent away for time, but time was not called")
+	}
+	if s.lastOffer && s.ordered == notOrdered {
+		return fmt.Errorf("last offer used before being told to leave")
+	}
+	if s.phase == pOffer && (s.offerFrom != pTalk && s.offerFrom != pOrdered || (s.offerFrom == pOrdered) != (s.ordered != notOrdered)) {
+		return fmt.Errorf("an offer from phase %s (told to leave: %v)", phaseNames[s.offerFrom], s.ordered != notOrdered)
+	}
+	if s.offers < 0 || s.demands < 0 || s.demands > len(s.history) {
+		return fmt.Errorf("%d offers, %d demands for %d challenges", s.offers, s.demands, len(s.history))
+	}
+	// The one token stays with the tourist until the officer takes it,
+	// which ends the game (tokenHolder derives it from the ending).
+	if s.end == endDemanded && !s.tokenDemand {
+		return fmt.Errorf("the token was demanded though the option forbids it")
+	}
+	return nil
+}
+
+func (s *state) tokenHolder() int {
+	if s.end == endTaken || s.end == endDemanded {
+		return Officer
+	}
+	return Tourist
+}

@@ -1,0 +1,149 @@
+package woodlouse
+
+import (
+	"slices"
+
+	"github.com/tableref/tableref/rules/game"
+)
+
+// Variant ids.
+const (
+	Basic      = "basic"
+	Harder     = "harder"
+	Easier     = "easier"
+	EvenEasier = "even-easier"
+)
+
+// Option names and values.
+const (
+	OptAfterLastCard = "after-last-card"
+	FreeGuess        = "free-guess" // default
+	Stop             = "stop"
+
+	OptEvenEasierCards = "even-easier-cards"
+)
+
+// Game is Woodlouse Chaos in the catalogue.
+var Game game.Game = Rules{}
+
+// Rules is the type of Game; it also offers the game's own bot.
+type Rules struct{}
+
+var info = game.Info{
+	ID:         "woodlouse",
+	Name:       "Woodlouse Chaos",
+	Summary:    "The trainer drums and claps a code for a secret animal card; the first to call the right animal and number wins it.",
+	MinPlayers: 3,
+	MaxPlayers: 6,
+	Variants: []game.Variant{
+		{ID: Basic, Text: "Four of the five animals (40 cards); the animal left out is drawn at random."},
+		{ID: Harder, Text: "All five animals (50 cards) and five sequence cards."},
+		{ID: Easier, Text: "Three animals (30 cards) and a draw pile of 12 cards."},
+		{ID: EvenEasier, Text: "The easier game (or the basic one, by option), and the sequence cards keep their order all game."},
+	},
+	Options: []game.Option{
+		{Name: OptAfterLastCard, Default: FreeGuess, Values: []string{FreeGuess, Stop},
+			Text: "A guesser who pays away their last score card: may still make one free guess on that card (free-guess), or is done guessing on that card (stop)."},
+		{Name: OptEvenEasierCards, Default: "30", Values: []string{"30", "40"},
+			Text: "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
+	},
+}
+
+// Info is the catalogue entry.
+func (Rules) Info() game.Info {
+	in := info
+	in.Variants = slices.Clone(info.Variants)
+	in.Options = slices.Clone(info.Options)
+	for i := range in.Options {
+		in.Options[i].Values = slices.Clone(info.Options[i].Values)
+	}
+	return in
+}
+
+// Bot is the game's own bot: a trainer who always gives the right code and
+// guessers who sometimes decode it wrong.
+func (Rules) Bot() game.Bot { return DefaultBot }
+
+// PileSize is the number of cards in the draw pile at the start, by the
+// number of players, for the basic and harder games (the easier game uses 12).
+func PileSize(players int) int {
+	switch players {
+	case 3, 5:
+		return 15
+	case 4:
+		return 16
+	case 6:
+		return 18
+	}
+	return 0
+}
+
+// ScoreCardsEach is the number of face-down score cards dealt to each player.
+const ScoreCardsEach = 3
+
+// EasierPile is the draw pile of the easier game.
+const EasierPile = 12
+
+// CardsPerSpecies is the number of animal cards of each species: two each
+// of 1 to 5 animals.
+const CardsPerSpecies = 10
+
+// New sets up a match: it picks the animals in play, lays out the sequence
+// cards, deals three face-down score cards each and the draw pile, and has
+// seat 0 (the youngest player) draw the first card as trainer.
+func (Rules) New(cfg game.Config) (game.State, error) {
+	variant, opts, err := info.Resolve(cfg)
+	if err != nil {
+		return nil, err
+	}
+	n, pile := 4, PileSize(cfg.Players)
+	fixed := false
+	switch variant {
+	case Harder:
+		n = 5
+	case Easier:
+		n, pile = 3, EasierPile
+	case EvenEasier:
+		fixed = true
+		if opts[OptEvenEasierCards] == "30" {
+			n, pile = 3, EasierPile
+		}
+	}
+	s := &State{
+		players: cfg.Players,
+		variant: variant,
+		fixed:   fixed,
+		stop:    opts[OptAfterLastCard] == Stop,
+		rng:     game.NewRand(cfg.Seed),
+	}
+	// The animals in play: n of the five, the rest go back in the box.
+	perm := s.rng.Perm(len(AllSpecies))
+	inPlay := perm[:n]
+	slices.Sort(inPlay)
+	s.order = make(Order, n)
+	for i, sp := range inPlay {
+		s.order[i] = AllSpecies[sp]
+	}
+	game.ShuffleSlice(&s.rng, s.order)
+	cards := make([]uint8, 0, n*CardsPerSpecies)
+	for _, sp := range inPlay {
+		for k := range CardsPerSpecies {
+			cards = append(cards, uint8(sp*CardsPerSpecies+k))
+		}
+	}
+	game.ShuffleSlice(&s.rng, cards)
+	s.scores = make([][]uint8, cfg.Players)
+	for i := range s.scores {
+		s.scores[i] = slices.Clone(cards[:ScoreCardsEach])
+		cards = cards[ScoreCardsEach:]
+	}
+	s.pile = slices.Clone(cards[:pile])
+	s.box = slices.Clone(cards[pile:])
+	s.boxSize = len(s.box)
+	s.tries = make([]uint8, cfg.Players)
+	s.free = make([]bool, cfg.Players)
+	s.passed = make([]bool, cfg.Players)
+	s.last = -1
+	s.draw()
+	return s, nil
+}
