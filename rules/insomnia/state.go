@@ -137,7 +137,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 			return s.answer(m, a)
 		}
 	}
-	return nil, game.Refuse(m, "%q is not a move in Insomnia: the sleeper shows a card to a voice (show 1 to 6), and the voice answers higher, lower, not-red or not-black", m.Action)
+	return nil, game.Refuse(m, "%q is not a move in Insomnia: the sleeper turns a card towards one voice (show 1 to 6), and the voice answers higher, lower, not-red or not-black", m.Action)
 }
 
 func (s *state) show(m game.Move) ([]game.Event, error) {

@@ -402,7 +402,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 			s.demands++
 			text := who(Officer) + " must do the one thing " + who(Tourist) + " demands, or answer her one question."
 			if last := s.history[len(s.history)-1]; last.posture == touching {
-				text += " She won while touching him, so he may ask something of her in return, and she must comply."
+				text += " She won while touching him, so he may now ask her for a favour, which she has to grant."
 			}
 			return []game.Event{{Type: "demand", Text: text}, s.back()}, nil
 		}

@@ -296,7 +296,7 @@ func TestAWinWhileTouchingLetsTheOfficerAskSomethingInReturn(t *testing.T) {
 	ev := challenge(t, s, "open", 1, 3)
 	assert.Contains(t, ev[len(ev)-1].Text, "in return")
 	ev = play(t, s, "0 demand other")
-	assert.Contains(t, ev[0].Text, "ask something of her in return")
+	assert.Contains(t, ev[0].Text, "ask her for a favour")
 	assert.Equal(t, touching, s.posture)
 }
 

@@ -180,7 +180,7 @@ func TestTheRightCodeLetsEveryoneElseGuessAtOnce(t *testing.T) {
 	// The rulebook's example: spiders at position 3, four of them.
 	ev := do(t, s, "2 code 3 4")
 	assert.Equal(t, []string{"code"}, eventTypes(ev))
-	assert.Contains(t, ev[0].Text, "{2} bangs 3 times and claps 4 times")
+	assert.Contains(t, ev[0].Text, "{2} gives 3 bangs and 4 claps")
 	assert.Equal(t, []int{0, 1, 3, 4}, s.Turn(), "every non-trainer may guess, out of turn")
 	v := viewOf(t, s, game.Table)
 	assert.Equal(t, &Code{3, 4}, v.Code)

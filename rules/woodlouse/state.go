@@ -205,7 +205,7 @@ func (s *State) code(m game.Move) ([]game.Event, error) {
 		return nil, game.Refuse(m, "no bangs and no claps is no code at all")
 	}
 	t := game.Seat(s.trainer)
-	gave := t + " bangs " + times(bangs) + " and claps " + times(claps)
+	gave := t + " gives " + count(bangs, "bang") + " and " + count(claps, "clap")
 	card := cardOf(s.card)
 	if got, err := s.order.Decode(bangs, claps); err == nil && got == card {
 		s.phase = phaseGuess
@@ -228,16 +228,15 @@ func (s *State) code(m game.Move) ([]game.Event, error) {
 	return s.endTurn(ev), nil
 }
 
-func times(n int) string {
+// count says "no bangs", "1 bang", "3 bangs".
+func count(n int, noun string) string {
 	switch n {
 	case 0:
-		return "not at all"
+		return "no " + noun + "s"
 	case 1:
-		return "once"
-	case 2:
-		return "twice"
+		return "1 " + noun
 	}
-	return strconv.Itoa(n) + " times"
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func (s *State) putUnder(id uint8) {

@@ -203,3 +203,14 @@ func TestPlayAndReplayAgree(t *testing.T) {
 	}
 	assert.NotEmpty(t, strings.Join(text, ";"))
 }
+
+func TestRiggedRandRollsWhatWasAsked(t *testing.T) {
+	r := RiggedRand(t, 6, 1, 6, 3)
+	var got []int
+	for range 4 {
+		got = append(got, r.Die(6))
+	}
+	if fmt.Sprint(got) != "[6 1 6 3]" {
+		t.Fatalf("rolled %v", got)
+	}
+}
