@@ -1,0 +1,5 @@
+//go:build !race
+
+package troll
+
+const raceOn = false
