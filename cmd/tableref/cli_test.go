@@ -147,9 +147,13 @@ func TestCLIUsage(t *testing.T) {
 
 func TestCLICommandHelp(t *testing.T) {
 	flags := map[string][]string{
-		"listen":  {"-wav", "-device", "-gap", "-json", "-levels", "-v"},
-		"decode":  {"-wav", "-order", "-gap", "-json"},
-		"devices": {"-json"},
+		"listen":   {"-wav", "-device", "-gap", "-json", "-levels", "-v"},
+		"decode":   {"-wav", "-order", "-gap", "-json"},
+		"devices":  {"-json"},
+		"deal":     {"-players", "-cards", "-jokers", "-seed", "-json"},
+		"roll":     {"-times", "-seed", "-json"},
+		"games":    {"-json"},
+		"simulate": {"-games", "-seed", "-players", "-variant", "-option", "-json"},
 	}
 	for name, want := range flags {
 		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {

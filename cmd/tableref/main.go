@@ -1,6 +1,7 @@
 // Command tableref referees physical party games: it hears claps and bangs on
-// the table, decodes Woodlouse Chaos trainer codes, and (in later versions)
-// deals, times and keeps score through the players' phones.
+// the table, decodes Woodlouse Chaos trainer codes, knows the rules of seven
+// games (and simulates them), deals and rolls from printed seeds, and (in
+// later versions) times and keeps score through the players' phones.
 package main
 
 import (
@@ -30,6 +31,10 @@ var commands = []command{
 	{"listen", "hear claps and bangs from the microphone or a WAV file", runListen},
 	{"decode", "decode the Woodlouse Chaos codes in a recording into cards", runDecode},
 	{"devices", "list the audio input devices", runDevices},
+	{"deal", "shuffle a 52-card deck and deal hands, from a printed seed", runDeal},
+	{"roll", "roll dice such as 2d6 or d20+3, from a printed seed", runRoll},
+	{"games", "list the games, with their variants and options", runGames},
+	{"simulate", "play many games with bots and print the outcome statistics", runSimulate},
 }
 
 // usageError is a mistake in how the command was called: exit status 2.
@@ -120,18 +125,8 @@ func newFlags(name, synopsis, about string, w io.Writer) *flag.FlagSet {
 // parseFlags parses args, printing help on -h and turning other problems
 // into usage errors. Stray positional arguments are refused.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	// The flag package calls Usage itself on -h and on every parse error;
-	// the help is printed here, once, and only when asked for.
-	usage := fs.Usage
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	fs.Usage = usage
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.Usage()
-			return errHelp
-		}
-		return usageError{err.Error()}
+	if err := parseFlagsAllowingArgs(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
