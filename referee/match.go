@@ -1,0 +1,206 @@
+// Package referee runs live matches: a rules engine, the names at its seats,
+// a sequence number and the list of accepted moves, with nothing about how
+// the moves arrive (phones, a terminal, a test). It is safe for concurrent
+// use: every move is applied under one lock, in arrival order.
+package referee
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/tableref/tableref/rules/game"
+)
+
+// ErrNotYourTurn is returned (wrapped) for a move from a seat that may not
+// act now; other refusals are *game.RefusedError or game.ErrOver.
+var ErrNotYourTurn = errors.New("not your turn")
+
+// ErrNoSeat is returned (wrapped) for a move from a seat the match lacks.
+var ErrNoSeat = errors.New("no such seat")
+
+// EventLog is how many recent events a match keeps for resyncing clients.
+const EventLog = 200
+
+// Logged is an event as announced: seat references replaced by names, and
+// the sequence number of the move that caused it.
+type Logged struct {
+	Seq int `json:"seq"`
+	game.Event
+}
+
+// Snapshot is everything one seat (or game.Table) may know now.
+type Snapshot struct {
+	Seq    int             `json:"seq"`
+	Seat   int             `json:"seat"`
+	Names  []string        `json:"names"`
+	View   json.RawMessage `json:"view"` // marshalled under the match's lock
+	Turn   []int           `json:"turn"`
+	Legal  []game.Move     `json:"legal"`
+	Over   bool            `json:"over"`
+	Result *game.Result    `json:"result,omitempty"`
+	// Events are the events the seat may see with a sequence number above
+	// the one asked for (at most EventLog of them).
+	Events []Logged `json:"events"`
+}
+
+// Match is one game in progress.
+type Match struct {
+	mu     sync.Mutex
+	g      game.Game
+	cfg    game.Config
+	names  []string
+	s      game.State
+	moves  []game.Move
+	events []Logged
+}
+
+// New sets up a match for the named seats (len(names) players).
+func New(g game.Game, cfg game.Config, names []string) (*Match, error) {
+	cfg.Players = len(names)
+	s, err := g.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Match{g: g, cfg: cfg, names: slices.Clone(names), s: s}, nil
+}
+
+// Replay sets up a match and applies moves in order, as after a restart.
+func Replay(g game.Game, cfg game.Config, names []string, moves []game.Move) (*Match, error) {
+	m, err := New(g, cfg, names)
+	if err != nil {
+		return nil, err
+	}
+	for i, mv := range moves {
+		if _, _, err := m.Apply(mv); err != nil {
+			return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, mv, err)
+		}
+	}
+	return m, nil
+}
+
+// Game is the match's game.
+func (m *Match) Game() game.Game { return m.g }
+
+// Config is what the match was set up from.
+func (m *Match) Config() game.Config { return m.cfg }
+
+// Names are the players' names, by seat.
+func (m *Match) Names() []string { return slices.Clone(m.names) }
+
+// Seq is the number of accepted moves.
+func (m *Match) Seq() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.moves)
+}
+
+// Moves are the accepted moves, in order.
+func (m *Match) Moves() []game.Move {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.moves)
+}
+
+// Over reports whether the game has ended.
+func (m *Match) Over() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.s.Over()
+}
+
+// Apply judges a move; on success it returns the new sequence number and the
+// events, named. A refused move changes nothing.
+func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if mv.Seat < 0 || mv.Seat >= len(m.names) {
+		return len(m.moves), nil, fmt.Errorf("seat %d: %w", mv.Seat, ErrNoSeat)
+	}
+	if m.s.Over() {
+		return len(m.moves), nil, game.ErrOver
+	}
+	if !slices.Contains(m.s.Turn(), mv.Seat) {
+		return len(m.moves), nil, fmt.Errorf("%s: %w (%s)", m.name(mv.Seat), ErrNotYourTurn, m.waitingFor())
+	}
+	evs, err := m.s.Apply(mv)
+	if err != nil {
+		var r *game.RefusedError
+		if errors.As(err, &r) {
+			return len(m.moves), nil, &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names)}
+		}
+		return len(m.moves), nil, err
+	}
+	m.moves = append(m.moves, mv)
+	seq := len(m.moves)
+	out := make([]Logged, len(evs))
+	for i, e := range evs {
+		e.Text = game.Names(e.Text, m.names)
+		out[i] = Logged{Seq: seq, Event: e}
+	}
+	m.events = append(m.events, out...)
+	if extra := len(m.events) - EventLog; extra > 0 {
+		m.events = slices.Delete(m.events, 0, extra)
+	}
+	return seq, out, nil
+}
+
+func (m *Match) name(seat int) string { return game.Names(game.Seat(seat), m.names) }
+
+func (m *Match) waitingFor() string {
+	turn := m.s.Turn()
+	if len(turn) == 0 {
+		return "nobody may act"
+	}
+	s := "waiting for "
+	for i, t := range turn {
+		if i > 0 {
+			s += ", "
+		}
+		s += m.name(t)
+	}
+	return s
+}
+
+// Snapshot is what seat (or game.Table) may know, with the events it may
+// see that came after sequence number since.
+func (m *Match) Snapshot(seat, since int) Snapshot {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	snap := Snapshot{
+		Seq:    len(m.moves),
+		Seat:   seat,
+		Names:  slices.Clone(m.names),
+		View:   mustJSON(m.s.View(seat)),
+		Turn:   m.s.Turn(),
+		Legal:  []game.Move{},
+		Over:   m.s.Over(),
+		Events: []Logged{},
+	}
+	if seat >= 0 && slices.Contains(snap.Turn, seat) {
+		snap.Legal = m.s.Legal(seat)
+	}
+	if snap.Over {
+		r := m.s.Result()
+		r.Text = game.Names(r.Text, m.names)
+		snap.Result = &r
+	}
+	for _, e := range m.events {
+		if e.Seq > since && e.For(seat) {
+			snap.Events = append(snap.Events, e)
+		}
+	}
+	return snap
+}
+
+// mustJSON marshals a view. Views are plain data by the game contract; a
+// view that cannot be marshalled is an engine bug, shown rather than hidden.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"error": "view: " + err.Error()})
+	}
+	return b
+}
