@@ -13,6 +13,7 @@ import (
 
 	"github.com/tableref/tableref/audio"
 	"github.com/tableref/tableref/audio/mic"
+	"github.com/tableref/tableref/audio/talk"
 )
 
 // Gap bounds accepted on the command line, seconds.
@@ -28,6 +29,9 @@ type listenFlags struct {
 	json        bool
 	verbose     bool
 	levels      bool
+	voices      bool
+	pause       float64
+	shout       float64
 }
 
 func (lf *listenFlags) register(fs interface {
@@ -44,6 +48,9 @@ func (lf *listenFlags) register(fs interface {
 	fs.BoolVar(&lf.verbose, "v", false, "also show onsets that are not gestures (voices, glasses, noise)")
 	if live {
 		fs.BoolVar(&lf.levels, "levels", false, "with --json, also print the input level ten times a second")
+		fs.BoolVar(&lf.voices, "voices", false, "the Insomnia voices timer: report pauses (the whole table silent) and shouts instead of gestures")
+		fs.Float64Var(&lf.pause, "pause", talk.DefaultMinPause, "with --voices: seconds of silence that make a pause")
+		fs.Float64Var(&lf.shout, "shout", talk.DefaultShoutDB, "with --voices: decibels above the room's running level that make a shout")
 	}
 }
 
@@ -54,18 +61,29 @@ func (lf *listenFlags) check() error {
 	if !(lf.gap >= minGap && lf.gap <= maxGap) {
 		return usagef("--gap must be between %g and %g seconds, got %g", minGap, maxGap, lf.gap)
 	}
+	if !(lf.pause >= 0.2 && lf.pause <= 60) {
+		return usagef("--pause must be between 0.2 and 60 seconds, got %g", lf.pause)
+	}
+	if !(lf.shout >= 1 && lf.shout <= 40) {
+		return usagef("--shout must be between 1 and 40 dB, got %g", lf.shout)
+	}
 	return nil
 }
 
 func runListen(e *env, args []string) error {
 	var lf listenFlags
-	fs := newFlags("listen", "[--wav FILE | --device N|NAME] [--gap SECONDS] [--json]",
+	fs := newFlags("listen", "[--wav FILE | --device N|NAME] [--gap SECONDS] [--voices [--pause S] [--shout DB]] [--json]",
 		"Hears hand claps and flat-hand table bangs, from the default microphone or a WAV file, and groups them\n"+
 			"into Woodlouse Chaos codes (a code ends after --gap seconds without a gesture). From the microphone it\n"+
 			"runs until Ctrl-C, then reports the code in progress.\n\n"+
 			"With --json each line is one event, for example:\n"+
 			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
-			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`, e.stdout)
+			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n\n"+
+			"With --voices it follows a table of talking voices instead (the Insomnia timer): it reports every pause,\n"+
+			"when the whole table is silent for --pause seconds, and every shout, a voice far louder than the\n"+
+			"room's running level:\n"+
+			`  {"event":"pause","start":6.44,"end":8.2,"seconds":1.76}`+"\n"+
+			`  {"event":"shout","start":1.4,"end":5.0,"db":7.5}            db: the loudest it got above the room`, e.stdout)
 	lf.register(fs, true)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -75,9 +93,11 @@ func runListen(e *env, args []string) error {
 	}
 	var out printer
 	if lf.json {
-		out = &jsonPrinter{w: e.stdout, levels: lf.levels, verbose: true}
+		out = &jsonPrinter{w: e.stdout, levels: lf.levels, verbose: true, voices: lf.voices}
 	} else {
-		out = newHumanPrinter(e.stdout, lf.verbose)
+		h := newHumanPrinter(e.stdout, lf.verbose)
+		h.voices = lf.voices
+		out = h
 	}
 	return listen(e, lf, out)
 }
@@ -92,9 +112,18 @@ func listen(e *env, lf listenFlags, out printer) error {
 	defer src.close()
 	out.start(src.info)
 
-	l := audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap}, func(ev audio.Event) {
-		out.event(ev)
-	})
+	var l interface {
+		Write([]float64)
+		Close()
+		Position() int64
+	}
+	if tp, ok := out.(talkPrinter); ok && lf.voices {
+		l = talk.New(src.SampleRate(), talk.Config{MinPause: lf.pause, ShoutDB: lf.shout}, tp.heard)
+	} else {
+		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap}, func(ev audio.Event) {
+			out.event(ev)
+		})
+	}
 	done := make(chan struct{})
 	defer close(done)
 	stopped := make(chan struct{})
@@ -159,6 +188,7 @@ type sourceInfo struct {
 	Seconds   float64
 	LatencyMs float64
 	Gap       float64
+	Pause     float64
 }
 
 func openInput(lf listenFlags) (*input, error) {
@@ -172,7 +202,7 @@ func openInput(lf listenFlags) (*input, error) {
 		return &input{
 			Source: pre,
 			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits,
-				Seconds: inf.Seconds(), Gap: lf.gap},
+				Seconds: inf.Seconds(), Gap: lf.gap, Pause: lf.pause},
 			block: 4096,
 			close: func() error { pre.Close(); return w.Close() },
 		}, nil
@@ -184,7 +214,7 @@ func openInput(lf listenFlags) (*input, error) {
 	return &input{
 		Source: m,
 		info: sourceInfo{Live: true, Device: m.Name(), Rate: m.SampleRate(),
-			LatencyMs: float64(m.Latency().Microseconds()) / 1000, Gap: lf.gap},
+			LatencyMs: float64(m.Latency().Microseconds()) / 1000, Gap: lf.gap, Pause: lf.pause},
 		block:     mic.DefaultFramesPerBuffer,
 		close:     sync.OnceValue(m.Close), // from Ctrl-C and from the deferred cleanup
 		overflows: m.Overflows,

@@ -88,6 +88,10 @@ type jsonPrinter struct {
 	order   woodlouse.Order
 	rate    int
 	counts  tally
+	voices  bool // the Insomnia voices timer, not gestures
+	pauses  int
+	shouts  int
+	frames  int
 }
 
 type tally struct{ onsets, gestures, codes int }
@@ -153,6 +157,10 @@ func (p *jsonPrinter) event(ev audio.Event) {
 }
 
 func (p *jsonPrinter) end(samples int64, rate int) {
+	if p.voices {
+		p.put(jsonVoicesEnd{"end", round4(float64(samples) / float64(rate)), p.pauses, p.shouts})
+		return
+	}
 	p.put(jsonEnd{"end", round4(float64(samples) / float64(rate)), p.counts.onsets, p.counts.gestures, p.counts.codes})
 }
 
@@ -166,6 +174,11 @@ type humanPrinter struct {
 	live    bool
 	meter   bool // a meter line is on screen
 	counts  tally
+	voices  bool
+	rate    int
+	pauses  int
+	shouts  int
+	frames  int
 }
 
 func newHumanPrinter(w io.Writer, verbose bool) *humanPrinter {
@@ -195,7 +208,15 @@ func (p *humanPrinter) line(format string, a ...any) {
 }
 
 func (p *humanPrinter) start(s sourceInfo) {
-	p.live = s.Live
+	p.live, p.rate = s.Live, s.Rate
+	if p.voices {
+		from := s.File
+		if s.Live {
+			from = fmt.Sprintf("%q", s.Device)
+		}
+		p.line("Following the voices from %s (%d Hz): pauses of %g s or more, and shouts. Ctrl-C stops.", from, s.Rate, s.Pause)
+		return
+	}
 	if s.Live {
 		p.line("Listening to %q (%d Hz). Bang and clap on the table; Ctrl-C stops.", s.Device, s.Rate)
 	} else {
@@ -239,6 +260,10 @@ func (p *humanPrinter) event(ev audio.Event) {
 }
 
 func (p *humanPrinter) end(samples int64, rate int) {
+	if p.voices {
+		p.line("Heard %s and %s in %.1f s.", plural(p.pauses, "pause"), plural(p.shouts, "shout"), float64(samples)/float64(rate))
+		return
+	}
 	p.line("Heard %s and %s in %.1f s.", plural(p.counts.gestures, "gesture"), plural(p.counts.codes, "code"), float64(samples)/float64(rate))
 }
 
