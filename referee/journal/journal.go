@@ -1,0 +1,224 @@
+// Package journal keeps an append-only log of records on disk, one per
+// line, each flushed to the disk (fsync) before Append returns, so that a
+// record Append acknowledged survives a crash or a power cut.
+//
+// A line is the record's CRC-32 (8 hex digits), a space and its JSON. When a
+// journal is opened, a last line that is incomplete or fails its checksum
+// (a torn write: the process died in the middle of writing it) is cut off,
+// and the journal resumes from the last whole record. Damage anywhere else
+// is an error: the journal is not silently rewritten.
+package journal
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// MaxRecord bounds one record's size.
+const MaxRecord = 1 << 20
+
+// ErrCorrupt reports damage before the journal's last record.
+var ErrCorrupt = errors.New("journal damaged")
+
+// Journal is one open log. It is safe for concurrent use.
+type Journal struct {
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	n    int
+	// Sync is called after every write; nil means f.Sync. Tests replace it.
+	sync func() error
+}
+
+// Open opens (creating if needed) the journal at path and returns it with
+// its records. A torn last record is removed; repaired reports whether one
+// was.
+func Open(path string) (j *Journal, records []json.RawMessage, repaired bool, err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	records, good, err := scan(f)
+	if err != nil {
+		f.Close()
+		return nil, nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, false, err
+	}
+	if good < st.Size() {
+		repaired = true
+		if err := f.Truncate(good); err != nil {
+			f.Close()
+			return nil, nil, false, fmt.Errorf("%s: cutting off a torn record: %w", path, err)
+		}
+		if err := f.Sync(); err != nil {
+			f.Close()
+			return nil, nil, false, err
+		}
+	}
+	if _, err := f.Seek(good, io.SeekStart); err != nil {
+		f.Close()
+		return nil, nil, false, err
+	}
+	j = &Journal{f: f, path: path, n: len(records)}
+	j.sync = f.Sync
+	return j, records, repaired, nil
+}
+
+// scan reads whole records and returns them with the offset just after the
+// last good one.
+func scan(r io.Reader) ([]json.RawMessage, int64, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var out []json.RawMessage
+	var good int64
+	line := 0
+	for {
+		b, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			// No newline: a torn tail (or nothing).
+			return out, good, nil
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		line++
+		rec, ok := parse(b)
+		if !ok {
+			// Only the last line may be torn.
+			if _, err := br.Peek(1); err == io.EOF {
+				return out, good, nil
+			}
+			return nil, 0, fmt.Errorf("%w at record %d (a bad line before the end)", ErrCorrupt, line)
+		}
+		out = append(out, rec)
+		good += int64(len(b))
+	}
+}
+
+func parse(b []byte) (json.RawMessage, bool) {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	if len(b) < 10 || b[8] != ' ' {
+		return nil, false
+	}
+	want, err := strconv.ParseUint(string(b[:8]), 16, 32)
+	if err != nil {
+		return nil, false
+	}
+	body := b[9:]
+	if crc32.ChecksumIEEE(body) != uint32(want) || !json.Valid(body) {
+		return nil, false
+	}
+	return json.RawMessage(bytes.Clone(body)), true
+}
+
+// Append writes v (as JSON) and flushes it to the disk.
+func (j *Journal) Append(v any) error {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	if len(body) > MaxRecord {
+		return fmt.Errorf("journal: a record of %d bytes is over the limit of %d", len(body), MaxRecord)
+	}
+	line := make([]byte, 0, len(body)+10)
+	line = fmt.Appendf(line, "%08x ", crc32IEEE(body))
+	line = append(line, body...)
+	line = append(line, '\n')
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return fmt.Errorf("journal %s: closed", j.path)
+	}
+	if _, err := j.f.Write(line); err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
+	if err := j.sync(); err != nil {
+		return fmt.Errorf("journal %s: flushing to disk: %w", j.path, err)
+	}
+	j.n++
+	return nil
+}
+
+// Len is the number of records.
+func (j *Journal) Len() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.n
+}
+
+// Path is the journal's file.
+func (j *Journal) Path() string { return j.path }
+
+// Close closes the file; later Appends fail.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f == nil {
+		return nil
+	}
+	err := j.f.Close()
+	j.f = nil
+	return err
+}
+
+// Dir is a directory of journals, one per name (a room code), as
+// NAME.journal files.
+type Dir string
+
+const ext = ".journal"
+
+// Names lists the journals in the directory, sorted.
+func (d Dir) Names() ([]string, error) {
+	ents, err := os.ReadDir(string(d))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if n, ok := strings.CutSuffix(e.Name(), ext); ok && !e.IsDir() && n != "" {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Open opens the named journal, creating the directory if needed.
+func (d Dir) Open(name string) (*Journal, []json.RawMessage, bool, error) {
+	if name == "" || strings.ContainsAny(name, `/\.`) {
+		return nil, nil, false, fmt.Errorf("journal name %q: use letters and digits", name)
+	}
+	if err := os.MkdirAll(string(d), 0o700); err != nil {
+		return nil, nil, false, err
+	}
+	return Open(filepath.Join(string(d), name+ext))
+}
+
+// Retire moves a finished journal into the directory's "done" folder, so
+// that it is kept but not resumed.
+func (d Dir) Retire(name string) error {
+	done := filepath.Join(string(d), "done")
+	if err := os.MkdirAll(done, 0o700); err != nil {
+		return err
+	}
+	return os.Rename(filepath.Join(string(d), name+ext), filepath.Join(done, name+ext))
+}
+
+func crc32IEEE(b []byte) uint32 { return crc32.ChecksumIEEE(b) }
