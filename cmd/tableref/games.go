@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -112,6 +113,9 @@ func runSimulate(e *env, args []string) error {
 	g, err := catalog.Get(pos[0])
 	if err != nil {
 		return usageError{err.Error()}
+	}
+	if !slices.Contains(catalog.IDs(), g.Info().ID) {
+		return usagef("%s is the dealer, not a game: nothing to simulate (the games are %s)", g.Info().ID, strings.Join(catalog.IDs(), ", "))
 	}
 	if games < 1 || games > 10_000_000 {
 		return usagef("--games must be from 1 to 10000000")

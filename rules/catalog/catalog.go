@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tableref/tableref/rules/celestial"
+	"github.com/tableref/tableref/rules/dealer"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/rules/insomnia"
 	"github.com/tableref/tableref/rules/louseflea"
@@ -25,6 +26,12 @@ var games = []game.Game{
 	minefield.Game,
 }
 
+// tools are not games but serve any game: the dealer ("deck").
+var tools = []game.Game{dealer.Game}
+
+// Tools returns the dealer and any other helper that serves like a game.
+func Tools() []game.Game { return append([]game.Game(nil), tools...) }
+
 // All returns every game, in catalogue order.
 func All() []game.Game { return append([]game.Game(nil), games...) }
 
@@ -37,12 +44,12 @@ func IDs() []string {
 	return ids
 }
 
-// Get finds a game by id (any case).
+// Get finds a game by id (any case); the dealer ("deck") too.
 func Get(id string) (game.Game, error) {
-	for _, g := range games {
+	for _, g := range append(All(), tools...) {
 		if strings.EqualFold(g.Info().ID, strings.TrimSpace(id)) {
 			return g, nil
 		}
 	}
-	return nil, fmt.Errorf("no game %q (the games are %s)", id, strings.Join(IDs(), ", "))
+	return nil, fmt.Errorf("no game %q (the games are %s; and deck, the dealer)", id, strings.Join(IDs(), ", "))
 }

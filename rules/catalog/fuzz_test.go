@@ -21,8 +21,9 @@ func FuzzMoves(f *testing.F) {
 	f.Add(uint8(4), uint64(7), uint8(4), "0 fingers 5")
 	f.Add(uint8(5), uint64(8), uint8(7), "0 show 7")
 	f.Add(uint8(6), uint64(9), uint8(6), "1 fast a1 b2")
+	f.Add(uint8(7), uint64(10), uint8(2), "0 pass QH 2")
 	f.Fuzz(func(t *testing.T, which uint8, seed uint64, before uint8, text string) {
-		games := All()
+		games := append(All(), Tools()...)
 		g := games[int(which)%len(games)]
 		info := g.Info()
 		cfg := game.Config{Players: info.MinPlayers + int(seed%uint64(info.MaxPlayers-info.MinPlayers+1)), Seed: seed}
