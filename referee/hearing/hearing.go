@@ -1,0 +1,296 @@
+// Package hearing is the referee's ears: it keeps an audio input (the
+// microphone, or a recording played as if it were one) running through the
+// gesture listener and the voices watcher, and reports what it hears as
+// plain events with times in seconds since it started. When the microphone
+// fails or is unplugged it says so and keeps trying to open it again, so a
+// game goes on with phone input meanwhile.
+package hearing
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/mic"
+	"github.com/tableref/tableref/audio/talk"
+)
+
+// Input is an opened audio input.
+type Input interface {
+	audio.Source
+	Close() error
+}
+
+// Opener opens the input; name says what it is ("USB mic", "demo.wav").
+type Opener func() (in Input, name string, live bool, err error)
+
+// Event is something heard. Kinds: "clap" and "bang" (one gesture, at T),
+// "code" (Start, End, Bangs, Claps, Order), "pause-start", "pause",
+// "shout-start", "shout" (Start, End, DB) and "status" (Status, Listening).
+type Event struct {
+	Kind      string  `json:"kind"`
+	T         float64 `json:"t"`
+	Start     float64 `json:"start,omitempty"`
+	End       float64 `json:"end,omitempty"`
+	Bangs     int     `json:"bangs,omitempty"`
+	Claps     int     `json:"claps,omitempty"`
+	Order     string  `json:"order,omitempty"`
+	DB        float64 `json:"db,omitempty"`
+	Status    string  `json:"status,omitempty"`
+	Listening bool    `json:"listening,omitempty"`
+}
+
+// Config tunes the ears; the zero value takes the defaults.
+type Config struct {
+	Gap      float64       // seconds that end a code (audio.DefaultGap)
+	MinPause float64       // seconds of silence that make a pause (talk.DefaultMinPause)
+	ShoutDB  float64       // dB over the room that make a shout (talk.DefaultShoutDB)
+	Retry    time.Duration // between attempts to reopen a failed input (2 s)
+	Block    int           // samples per read (1024)
+}
+
+// Status is the state of the input.
+type Status struct {
+	Listening bool   `json:"listening"`
+	Input     string `json:"input,omitempty"`
+	Message   string `json:"message"`
+}
+
+// Ears runs an input until Close.
+type Ears struct {
+	open  Opener
+	cfg   Config
+	emit  func(Event)
+	start time.Time
+
+	mu     sync.Mutex
+	status Status
+	in     Input
+	closed bool
+	done   chan struct{}
+	ended  chan struct{}
+}
+
+// Start opens the input in the background and starts listening. emit is
+// called from the ears' goroutine, one event at a time.
+func Start(open Opener, cfg Config, emit func(Event)) *Ears {
+	if cfg.Gap <= 0 {
+		cfg.Gap = audio.DefaultGap
+	}
+	if cfg.Retry <= 0 {
+		cfg.Retry = 2 * time.Second
+	}
+	if cfg.Block <= 0 {
+		cfg.Block = 1024
+	}
+	e := &Ears{open: open, cfg: cfg, emit: emit, start: time.Now(), done: make(chan struct{}), ended: make(chan struct{}),
+		status: Status{Message: "opening the input"}}
+	go e.run()
+	return e
+}
+
+// Status is what the ears are doing now.
+func (e *Ears) Status() Status {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.status
+}
+
+// Close stops listening and closes the input; no event follows it.
+func (e *Ears) Close() {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		<-e.ended
+		return
+	}
+	e.closed = true
+	close(e.done)
+	in := e.in
+	e.mu.Unlock()
+	if in != nil {
+		in.Close() // unblocks a pending read
+	}
+	<-e.ended
+}
+
+func (e *Ears) setStatus(s Status) {
+	e.mu.Lock()
+	e.status = s
+	closed := e.closed
+	e.mu.Unlock()
+	if !closed {
+		e.emit(Event{Kind: "status", T: e.since(), Status: s.Message, Listening: s.Listening})
+	}
+}
+
+func (e *Ears) since() float64 { return round(time.Since(e.start).Seconds()) }
+
+func round(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
+
+func (e *Ears) stopped() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (e *Ears) run() {
+	defer close(e.ended)
+	failures := 0
+	for !e.stopped() {
+		in, name, live, err := e.open()
+		if err != nil {
+			failures++
+			if failures == 1 || failures%30 == 0 {
+				e.setStatus(Status{Message: fmt.Sprintf("no microphone (%v); enter codes on the phones. Trying again every %s.", err, e.cfg.Retry)})
+			}
+			select {
+			case <-e.done:
+				return
+			case <-time.After(e.cfg.Retry):
+			}
+			continue
+		}
+		failures = 0
+		e.mu.Lock()
+		if e.closed {
+			e.mu.Unlock()
+			in.Close()
+			return
+		}
+		e.in = in
+		e.mu.Unlock()
+		e.setStatus(Status{Listening: true, Input: name, Message: "listening to " + name})
+		err = e.listen(in)
+		in.Close()
+		e.mu.Lock()
+		e.in = nil
+		e.mu.Unlock()
+		if e.stopped() {
+			return
+		}
+		if !live || errors.Is(err, io.EOF) {
+			e.setStatus(Status{Input: name, Message: "the recording " + name + " has ended; enter codes on the phones"})
+			return
+		}
+		e.setStatus(Status{Input: name, Message: fmt.Sprintf("lost the microphone (%v); enter codes on the phones. Trying again every %s.", err, e.cfg.Retry)})
+		select {
+		case <-e.done:
+			return
+		case <-time.After(e.cfg.Retry):
+		}
+	}
+}
+
+// listen runs one opened input to its end or failure.
+func (e *Ears) listen(in Input) error {
+	rate := in.SampleRate()
+	offset := time.Since(e.start).Seconds() // input time 0 in ears time
+	at := func(sec float64) float64 { return round(offset + sec) }
+	atSample := func(s int64) float64 { return at(float64(s) / float64(rate)) }
+	l := audio.NewListener(rate, audio.Config{Gap: e.cfg.Gap}, func(ev audio.Event) {
+		switch v := ev.(type) {
+		case *audio.Onset:
+			if v.Kind.IsGesture() {
+				e.emit(Event{Kind: string(v.Kind), T: at(v.Time)})
+			}
+		case *audio.Code:
+			e.emit(Event{Kind: "code", T: atSample(v.Emitted), Start: at(v.Start), End: at(v.End), Bangs: v.Bangs, Claps: v.Claps, Order: v.Order})
+		}
+	})
+	w := talk.New(rate, talk.Config{MinPause: e.cfg.MinPause, ShoutDB: e.cfg.ShoutDB}, func(ev talk.Event) {
+		switch ev.Kind {
+		case talk.PauseStart, talk.Pause, talk.ShoutStart, talk.Shout:
+			e.emit(Event{Kind: string(ev.Kind), T: atSample(ev.End), Start: atSample(ev.Start), End: atSample(ev.End), DB: round(ev.DB)})
+		}
+	})
+	buf := make([]float64, e.cfg.Block)
+	for {
+		n, err := in.Read(buf)
+		if n > 0 && !e.stopped() {
+			l.Write(buf[:n])
+			w.Write(buf[:n])
+		}
+		if err != nil {
+			if !e.stopped() {
+				l.Close()
+				w.Close()
+			}
+			return err
+		}
+		if e.stopped() {
+			return nil
+		}
+	}
+}
+
+// Microphone opens a PortAudio input device ("" for the default).
+func Microphone(device string) Opener {
+	return func() (Input, string, bool, error) {
+		m, err := mic.Open(mic.Options{Device: device})
+		if err != nil {
+			return nil, "", true, err
+		}
+		return m, m.Name(), true, nil
+	}
+}
+
+// Recording plays a WAV file as if it were the microphone: in real time.
+func Recording(path string) Opener {
+	return func() (Input, string, bool, error) {
+		w, err := audio.OpenWAV(path)
+		if err != nil {
+			return nil, "", false, err
+		}
+		return newPaced(w), path, false, nil
+	}
+}
+
+// paced delivers a file's samples no faster than real time.
+type paced struct {
+	w     *audio.WAV
+	start time.Time
+	read  int64
+	shut  chan struct{}
+	once  sync.Once
+	mu    sync.Mutex // held while reading the file, and to close it
+	gone  bool
+}
+
+func newPaced(w *audio.WAV) *paced { return &paced{w: w, start: time.Now(), shut: make(chan struct{})} }
+
+func (p *paced) SampleRate() int { return p.w.SampleRate() }
+
+func (p *paced) Read(dst []float64) (int, error) {
+	due := p.start.Add(time.Duration(float64(p.read+int64(len(dst))) / float64(p.w.SampleRate()) * float64(time.Second)))
+	select {
+	case <-p.shut:
+		return 0, io.EOF
+	case <-time.After(time.Until(due)):
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		return 0, io.EOF
+	}
+	n, err := p.w.Read(dst)
+	p.read += int64(n)
+	return n, err
+}
+
+func (p *paced) Close() error {
+	p.once.Do(func() { close(p.shut) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gone {
+		return nil
+	}
+	p.gone = true
+	return p.w.Close()
+}
