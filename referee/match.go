@@ -88,7 +88,23 @@ func (m *Match) Game() game.Game { return m.g }
 func (m *Match) Config() game.Config { return m.cfg }
 
 // Names are the players' names, by seat.
-func (m *Match) Names() []string { return slices.Clone(m.names) }
+func (m *Match) Names() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.names)
+}
+
+// Rename changes the name at seat (a new phone took over the seat). Events
+// already announced keep the name they were announced with.
+func (m *Match) Rename(seat int, name string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if seat < 0 || seat >= len(m.names) {
+		return fmt.Errorf("seat %d: %w", seat, ErrNoSeat)
+	}
+	m.names[seat] = name
+	return nil
+}
 
 // Seq is the number of accepted moves.
 func (m *Match) Seq() int {

@@ -147,13 +147,16 @@ func TestCLIUsage(t *testing.T) {
 
 func TestCLICommandHelp(t *testing.T) {
 	flags := map[string][]string{
-		"listen":   {"-wav", "-device", "-gap", "-json", "-levels", "-v"},
+		"listen":   {"-wav", "-device", "-gap", "-json", "-levels", "-v", "-voices", "-pause", "-shout"},
 		"decode":   {"-wav", "-order", "-gap", "-json"},
 		"devices":  {"-json"},
 		"deal":     {"-players", "-cards", "-jokers", "-seed", "-json"},
 		"roll":     {"-times", "-seed", "-json"},
 		"games":    {"-json"},
 		"simulate": {"-games", "-seed", "-players", "-variant", "-option", "-json"},
+		"serve":    {"-port", "-host", "-data", "-no-mic"},
+		"sound":    {"-say"},
+		"loadtest": {"-url", "-rooms", "-clients", "-moves", "-json"},
 	}
 	for name, want := range flags {
 		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {

@@ -61,6 +61,9 @@ func (lf *listenFlags) check() error {
 	if !(lf.gap >= minGap && lf.gap <= maxGap) {
 		return usagef("--gap must be between %g and %g seconds, got %g", minGap, maxGap, lf.gap)
 	}
+	if !lf.voices {
+		return nil
+	}
 	if !(lf.pause >= 0.2 && lf.pause <= 60) {
 		return usagef("--pause must be between 0.2 and 60 seconds, got %g", lf.pause)
 	}

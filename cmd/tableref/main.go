@@ -35,6 +35,9 @@ var commands = []command{
 	{"roll", "roll dice such as 2d6 or d20+3, from a printed seed", runRoll},
 	{"games", "list the games, with their variants and options", runGames},
 	{"simulate", "play many games with bots and print the outcome statistics", runSimulate},
+	{"sound", "play the referee's sounds (and spoken announcements) to check the speakers", runSound},
+	{"serve", "serve the web remote: rooms on the table's screen, hands on the players' phones", runServe},
+	{"loadtest", "open many phones' websockets on a web remote server and measure its broadcasts", runLoadtest},
 }
 
 // usageError is a mistake in how the command was called: exit status 2.

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mdp/qrterminal/v3"
+
+	"github.com/tableref/tableref/webremote"
+)
+
+func runServe(e *env, args []string) error {
+	var port int
+	var host, data string
+	var noMic bool
+	fs := newFlags("serve", "[--port P] [--host ADDR] [--data DIR] [--no-mic]",
+		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
+			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
+			"with their phones, which become their private hands. Every room created prints its code and a\n"+
+			"QR code of its join address here. Ctrl-C stops the server.", e.stdout)
+	fs.IntVar(&port, "port", 8080, "the TCP port (0 picks a free one)")
+	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
+	fs.StringVar(&data, "data", "", "where rooms will be kept (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
+	fs.BoolVar(&noMic, "no-mic", false, "do not listen to the microphone (the microphone is not used yet)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if port < 0 || port > 65535 {
+		return usagef("--port must be from 0 to 65535, not %d", port)
+	}
+	if data == "" {
+		d, err := stateDir()
+		if err != nil {
+			return err
+		}
+		data = d
+	}
+	if err := os.MkdirAll(data, 0o755); err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("cannot create the data directory %s: %v", data, err)
+	}
+
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+	if err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("port %d is in use (try --port %d)", port, port+1)
+		}
+		if errors.Is(err, syscall.EACCES) {
+			return fmt.Errorf("no permission to listen on port %d (try --port 8080)", port)
+		}
+		return fmt.Errorf("cannot listen on %s port %d: %v", host, port, listenReason(err))
+	}
+	actual := ln.Addr().(*net.TCPAddr).Port
+	base := "http://" + net.JoinHostPort(publicHost(host), strconv.Itoa(actual))
+
+	out := &lockedWriter{w: e.stdout}
+	srv := webremote.New(webremote.Config{PublicURL: base, Log: out})
+	srv.OnRoom(func(code, joinURL string) {
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "\nRoom %s: players join at %s\n", code, joinURL)
+		qrterminal.GenerateHalfBlock(joinURL, qrterminal.L, &b)
+		_, _ = out.Write(b.Bytes())
+	})
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "tableref is serving the web remote at %s/\n", base)
+	fmt.Fprintf(&b, "Open it on the table's screen, or scan:\n")
+	qrterminal.GenerateHalfBlock(base+"/", qrterminal.L, &b)
+	fmt.Fprintf(&b, "Press Ctrl-C to stop.\n")
+	_, _ = out.Write(b.Bytes())
+
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serving: %v", err)
+	case <-e.interrupt: // nil when not wired: wait for the server alone
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("stopping: %v", err)
+	}
+	out.printf("Stopped.\n")
+	return nil
+}
+
+// stateDir is where tableref keeps its state: $XDG_STATE_HOME/tableref or
+// ~/.local/state/tableref.
+func stateDir() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "tableref"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errors.New("no home directory for the data; give one with --data DIR")
+	}
+	return filepath.Join(home, ".local", "state", "tableref"), nil
+}
+
+// publicHost is the host phones should use: the listening address, or for
+// a wildcard one the machine's first LAN IPv4 address (localhost if none).
+func publicHost(listen string) string {
+	ip := net.ParseIP(listen)
+	if listen != "" && (ip == nil || !ip.IsUnspecified()) {
+		return listen
+	}
+	if lan := lanIPv4(); lan != "" {
+		return lan
+	}
+	return "localhost"
+}
+
+// lanIPv4 is the first non-loopback IPv4 address of an interface that is up.
+func lanIPv4() string {
+	ifaces, err := net.Interfaces()
+	if err != nil {
+		return ""
+	}
+	for _, ifc := range ifaces {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 {
+			continue
+		}
+		addrs, err := ifc.Addrs()
+		if err != nil {
+			continue
+		}
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				if v4 := n.IP.To4(); v4 != nil && !v4.IsLoopback() && !v4.IsLinkLocalUnicast() {
+					return v4.String()
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// listenReason is the innermost cause of a listen error, without the
+// "listen tcp …:" prefix.
+func listenReason(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
+	}
+	return err.Error()
+}
+
+// lockedWriter serialises the server's log lines and the room QR codes.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lockedWriter) printf(format string, a ...any) { fmt.Fprintf(l, format, a...) }

@@ -1,0 +1,378 @@
+package webremote
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"mime"
+	"path"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+	qrcode "github.com/skip2/go-qrcode"
+
+	"github.com/tableref/tableref/rules/catalog"
+	"github.com/tableref/tableref/rules/game"
+	"github.com/tableref/tableref/webremote/web"
+)
+
+func (s *Server) routes() {
+	a := s.app
+	a.Use(recover.New()) // a bug answers 500 {"error":…} rather than stopping the server
+	a.Get("/", s.page("index.html"))
+	a.Get("/t/:room", s.page("table.html"))
+	a.Get("/j/:room", s.page("phone.html"))
+	a.Get("/static/*", s.static)
+
+	api := a.Group("/api", s.limit, noStore)
+	api.Get("/games", s.games)
+	api.Post("/rooms", s.createRoom)
+	api.Post("/rooms/:room/join", s.join)
+	api.Get("/rooms/:room/view", s.view)
+	api.Post("/rooms/:room/moves", s.moves)
+	api.Get("/rooms/:room/qr.png", s.qr)
+	api.Post("/rooms/:room/start", s.hostAction(func(r *room, tok string, _ []byte) *apiError { return r.start(tok) }))
+	api.Post("/rooms/:room/restart", s.hostAction(func(r *room, tok string, _ []byte) *apiError { return r.restart(tok) }))
+	api.Post("/rooms/:room/end", s.hostAction(func(r *room, tok string, _ []byte) *apiError { return r.end(tok) }))
+	api.Post("/rooms/:room/lock", s.hostAction(func(r *room, tok string, body []byte) *apiError {
+		var b struct {
+			Locked *bool `json:"locked"`
+		}
+		if err := decode(body, &b); err != nil {
+			return err
+		}
+		return r.lock(tok, b.Locked)
+	}))
+	api.Post("/rooms/:room/pause", s.hostAction(func(r *room, tok string, body []byte) *apiError {
+		var b struct {
+			Paused *bool `json:"paused"`
+		}
+		if err := decode(body, &b); err != nil {
+			return err
+		}
+		return r.pause(tok, b.Paused)
+	}))
+	api.Post("/rooms/:room/kick", s.hostAction(func(r *room, tok string, body []byte) *apiError {
+		var b struct {
+			Seat *int `json:"seat"`
+		}
+		if err := decode(body, &b); err != nil {
+			return err
+		}
+		return r.kick(tok, b.Seat)
+	}))
+	a.Get("/ws/:room", s.limit, s.wsCheck, websocket.New(s.wsServe, websocket.Config{ReadBufferSize: 4096, WriteBufferSize: 4096}))
+}
+
+// limit answers 429 past the rate: per token when the request carries a
+// live one, else per address (so random tokens buy no extra requests).
+func (s *Server) limit(c *fiber.Ctx) error {
+	if s.limiter == nil {
+		return c.Next()
+	}
+	key := "a:" + c.IP()
+	tok := bearer(c)
+	if tok == "" {
+		tok = c.Query("token")
+	}
+	if tok != "" && s.knownToken(tok) {
+		key = "t:" + tok
+	}
+	if !s.limiter.allow(key) {
+		return fail(fiber.StatusTooManyRequests, tooMany(s.cfg.RateLimit))
+	}
+	return c.Next()
+}
+
+func tooMany(rate int) string {
+	if rate <= 0 {
+		rate = 20
+	}
+	return fmt.Sprintf("too many requests: at most %d a second; slow down", rate)
+}
+
+// noStore keeps answers (tokens, views) out of caches.
+func noStore(c *fiber.Ctx) error {
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Next()
+}
+
+// decode reads a JSON object body; an empty body is an empty object.
+func decode(body []byte, v any) *apiError {
+	if len(strings.TrimSpace(string(body))) == 0 {
+		body = []byte("{}")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return fail(fiber.StatusBadRequest, "malformed JSON: "+err.Error())
+	}
+	return nil
+}
+
+// roomOf finds the URL's room: 404 when there is none (or it ended).
+func (s *Server) roomOf(c *fiber.Ctx) (*room, *apiError) {
+	code := c.Params("room")
+	r := s.room(code)
+	if r == nil {
+		if len(code) > 8 {
+			code = code[:8] + "…"
+		}
+		return nil, fail(fiber.StatusNotFound, fmt.Sprintf("no room %q (ended, or a typo? codes are 4 letters)", code))
+	}
+	return r, nil
+}
+
+func (s *Server) games(c *fiber.Ctx) error {
+	infos := []game.Info{}
+	for _, g := range catalog.All() {
+		infos = append(infos, g.Info())
+	}
+	return c.JSON(infos)
+}
+
+func (s *Server) createRoom(c *fiber.Ctx) error {
+	var req struct {
+		Game    string                     `json:"game"`
+		Players int                        `json:"players"`
+		Variant string                     `json:"variant"`
+		Options map[string]json.RawMessage `json:"options"`
+	}
+	if err := decode(c.Body(), &req); err != nil {
+		return err
+	}
+	if strings.TrimSpace(req.Game) == "" {
+		return fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(catalog.IDs(), ", ")+")")
+	}
+	g, err := catalog.Get(req.Game)
+	if err != nil {
+		return fail(fiber.StatusBadRequest, err.Error())
+	}
+	info := g.Info()
+	if req.Players != 0 && (req.Players < info.MinPlayers || req.Players > info.MaxPlayers) {
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("%s is for %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, req.Players))
+	}
+	opts := map[string]string{}
+	for k, raw := range req.Options {
+		var v any
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return fail(fiber.StatusBadRequest, "malformed JSON: "+err.Error())
+		}
+		switch v := v.(type) {
+		case string:
+			opts[k] = v
+		case float64:
+			opts[k] = strconv.FormatFloat(v, 'f', -1, 64)
+		case bool:
+			opts[k] = map[bool]string{true: "yes", false: "no"}[v]
+		default:
+			return fail(fiber.StatusBadRequest, fmt.Sprintf("option %q: give a word or a number", k))
+		}
+	}
+	players := req.Players
+	if players == 0 {
+		players = info.MinPlayers
+	}
+	variant, _, err := info.Resolve(game.Config{Players: players, Variant: req.Variant, Options: opts})
+	if err != nil {
+		return fail(fiber.StatusBadRequest, err.Error())
+	}
+	if len(opts) == 0 {
+		opts = nil
+	}
+	host, err := newToken()
+	if err != nil {
+		return fail(fiber.StatusInternalServerError, "no randomness for a token: "+err.Error())
+	}
+	seats := req.Players
+	if seats == 0 {
+		seats = info.MaxPlayers
+	}
+	base := s.cfg.PublicURL
+	if base == "" {
+		base = c.BaseURL()
+	}
+	r := &room{s: s, g: g, info: info, want: req.Players, variant: variant, options: opts, host: host,
+		status: statusLobby, seats: make([]*player, seats), byToken: map[string]int{}, clients: map[*client]struct{}{}}
+
+	s.mu.Lock()
+	if len(s.rooms) >= maxRooms {
+		s.mu.Unlock()
+		return fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
+	}
+	code, err := s.newCodeLocked()
+	if err != nil {
+		s.mu.Unlock()
+		return fail(fiber.StatusConflict, err.Error())
+	}
+	r.code = code
+	r.joinURL = base + "/j/" + code
+	s.rooms[code] = r
+	s.tokens[host] = r
+	onRoom := s.onRoom
+	s.mu.Unlock()
+
+	s.logf("room %s: created for %s (%d seats)", code, info.ID, seats)
+	if onRoom != nil {
+		onRoom(code, r.joinURL)
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"room": code, "host_token": host, "join_url": r.joinURL})
+}
+
+// cleanName checks a player's name: 1 to 24 printable characters.
+func cleanName(name string) (string, *apiError) {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" {
+		return "", fail(fiber.StatusBadRequest, `give your name: {"name":"Ann"}`)
+	}
+	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxName {
+		return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
+	}
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			return "", fail(fiber.StatusBadRequest, "a name may hold only printable characters")
+		}
+	}
+	return name, nil
+}
+
+func (s *Server) join(c *fiber.Ctx) error {
+	r, err := s.roomOf(c)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := decode(c.Body(), &req); err != nil {
+		return err
+	}
+	name, err := cleanName(req.Name)
+	if err != nil {
+		return err
+	}
+	seat, tok, err := r.join(name)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"seat": seat, "token": tok})
+}
+
+// sinceParam reads ?since=N; -1 when absent.
+func sinceParam(c *fiber.Ctx) (int, *apiError) {
+	v := c.Query("since")
+	if v == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fail(fiber.StatusBadRequest, fmt.Sprintf("since=%q: give the last sequence number seen, a whole number from 0", oneLine(v)))
+	}
+	return n, nil
+}
+
+func (s *Server) view(c *fiber.Ctx) error {
+	r, err := s.roomOf(c)
+	if err != nil {
+		return err
+	}
+	since, err := sinceParam(c)
+	if err != nil {
+		return err
+	}
+	st, err := r.view(bearer(c), since)
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
+func (s *Server) moves(c *fiber.Ctx) error {
+	r, err := s.roomOf(c)
+	if err != nil {
+		return err
+	}
+	tok := bearer(c)
+	r.mu.Lock()
+	_, err = r.whoLocked(tok)
+	r.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	var req moveRequest
+	if err := decode(c.Body(), &req); err != nil {
+		return err
+	}
+	a, err := r.move(tok, req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"ok": true, "seq": a.seq, "events": a.events})
+}
+
+// hostAction runs a host control and answers {"ok":true}. The token is
+// checked before the body so that a seat learns 403, not a parse error.
+func (s *Server) hostAction(do func(r *room, tok string, body []byte) *apiError) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		r, err := s.roomOf(c)
+		if err != nil {
+			return err
+		}
+		tok := bearer(c)
+		r.mu.Lock()
+		err = r.hostLocked(tok)
+		r.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		if err := do(r, tok, c.Body()); err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"ok": true})
+	}
+}
+
+func (s *Server) qr(c *fiber.Ctx) error {
+	r, err := s.roomOf(c)
+	if err != nil {
+		return err
+	}
+	r.qrOnce.Do(func() {
+		r.qr, _ = qrcode.Encode(r.joinURL, qrcode.Medium, 320)
+	})
+	if r.qr == nil {
+		return fail(fiber.StatusInternalServerError, "could not draw the QR code")
+	}
+	c.Set(fiber.HeaderContentType, "image/png")
+	return c.Send(r.qr)
+}
+
+// page serves one of the pages of web.FS.
+func (s *Server) page(name string) fiber.Handler {
+	return func(c *fiber.Ctx) error { return sendStatic(c, name) }
+}
+
+func (s *Server) static(c *fiber.Ctx) error { return sendStatic(c, c.Params("*")) }
+
+// sendStatic serves static/NAME from web.FS with its content type.
+func sendStatic(c *fiber.Ctx, name string) error {
+	clean := path.Clean("/" + name)[1:]
+	if clean == "" || strings.Contains(clean, "..") {
+		return fail(fiber.StatusNotFound, "not found: /static/"+oneLine(name))
+	}
+	b, err := fs.ReadFile(web.FS, "static/"+clean)
+	if err != nil {
+		return fail(fiber.StatusNotFound, "not found: /static/"+oneLine(clean))
+	}
+	ct := mime.TypeByExtension(path.Ext(clean))
+	if ct == "" {
+		ct = "application/octet-stream"
+	}
+	c.Set(fiber.HeaderContentType, ct)
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Content-Type-Options", "nosniff")
+	return c.Send(b)
+}

@@ -1,0 +1,63 @@
+package webremote
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// apiError is a refusal with its HTTP status: {"error": msg}.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func fail(status int, msg string) *apiError { return &apiError{status, msg} }
+
+// errorHandler answers every error, Fiber's own included (413 from the body
+// limit, 404 for unknown paths, 405), as {"error": "one line"}.
+func errorHandler(c *fiber.Ctx, err error) error {
+	status, msg := fiber.StatusInternalServerError, "internal error"
+	var ae *apiError
+	var fe *fiber.Error
+	switch {
+	case errors.As(err, &ae):
+		status, msg = ae.status, ae.msg
+	case errors.As(err, &fe):
+		status, msg = fe.Code, fe.Message
+		switch fe.Code {
+		case fiber.StatusRequestEntityTooLarge:
+			msg = "the request body is over 16 KiB"
+		case fiber.StatusNotFound:
+			msg = "not found: " + oneLine(c.Path())
+		}
+	}
+	c.Set(fiber.HeaderCacheControl, "no-store")
+	return c.Status(status).JSON(fiber.Map{"error": oneLine(msg)})
+}
+
+// oneLine keeps a message on a single line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// newToken is 192 random bits, base64url.
+func newToken() (string, error) {
+	var b [24]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// bearer is the token of a request: Authorization: Bearer TOKEN.
+func bearer(c *fiber.Ctx) string {
+	h := c.Get(fiber.HeaderAuthorization)
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}

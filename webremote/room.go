@@ -1,0 +1,668 @@
+package webremote
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/rules/game"
+)
+
+// Room statuses, as the state shows them.
+const (
+	statusLobby   = "lobby"
+	statusPlaying = "playing"
+	statusPaused  = "paused"
+	statusOver    = "over"
+	statusEnded   = "ended"
+)
+
+// Limits on what a phone may send.
+const (
+	maxName     = 24  // runes in a player's name
+	maxMoveID   = 64  // bytes in a move id
+	maxIDs      = 512 // move ids remembered per seat
+	lastEvents  = 50  // events in a state when no since was given
+	maxRooms    = 1000
+	closeRevoke = 4001 // websocket close code for a token that stopped working
+)
+
+// player is one taken seat.
+type player struct {
+	name  string
+	token string // "" once kicked during play: the seat may be joined again
+	ids   map[string]answer
+	order []string // ids, oldest first, to forget the oldest
+}
+
+// answer is an accepted move's answer, kept by id so that a resent move is
+// answered again rather than applied twice.
+type answer struct {
+	seq    int
+	events []referee.Logged
+}
+
+// who is the holder of a token: a seat, or the host (seat game.Table).
+type who struct {
+	seat int
+	host bool
+}
+
+// room is one room. Everything in it is guarded by mu.
+type room struct {
+	s       *Server
+	code    string
+	g       game.Game
+	info    game.Info
+	want    int // players asked for; 0 = up to the game's maximum
+	variant string
+	options map[string]string
+	joinURL string
+	host    string // the host token
+
+	qrOnce sync.Once
+	qr     []byte
+
+	mu      sync.Mutex
+	status  string
+	locked  bool
+	seats   []*player // nil = free (lobby only)
+	byToken map[string]int
+	match   *referee.Match
+	clients map[*client]struct{}
+}
+
+// whoLocked finds a token's holder: 401 for a missing or unknown token, 404
+// once the room has ended.
+func (r *room) whoLocked(tok string) (who, *apiError) {
+	if r.status == statusEnded {
+		return who{}, fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	}
+	if tok == "" {
+		return who{}, fail(fiber.StatusUnauthorized, "no token: send Authorization: Bearer TOKEN (from creating or joining the room)")
+	}
+	if tok == r.host {
+		return who{seat: game.Table, host: true}, nil
+	}
+	if seat, ok := r.byToken[tok]; ok {
+		return who{seat: seat}, nil
+	}
+	return who{}, fail(fiber.StatusUnauthorized, "unknown token for room "+r.code+" (removed from the room? join again)")
+}
+
+// hostLocked checks that tok is the host's: 403 for a seat's token.
+func (r *room) hostLocked(tok string) *apiError {
+	w, err := r.whoLocked(tok)
+	if err != nil {
+		return err
+	}
+	if !w.host {
+		return fail(fiber.StatusForbidden, "only the host may do that")
+	}
+	return nil
+}
+
+// Wire shapes of docs/api.md.
+
+type playerInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name"`
+	Connected bool   `json:"connected"`
+	Vacant    bool   `json:"vacant,omitempty"` // kicked during play: the seat may be joined again
+}
+
+type roomInfo struct {
+	Code    string       `json:"code"`
+	Game    string       `json:"game"`
+	Name    string       `json:"name"`
+	Status  string       `json:"status"`
+	Locked  bool         `json:"locked"`
+	Players []playerInfo `json:"players"`
+	Seats   int          `json:"seats"`
+	You     int          `json:"you"`
+	Host    bool         `json:"host"`
+}
+
+type state struct {
+	Type   string           `json:"type,omitempty"` // "state" on the websocket
+	Room   roomInfo         `json:"room"`
+	Seq    int              `json:"seq"`
+	Names  []string         `json:"names"`
+	View   json.RawMessage  `json:"view"`
+	Turn   []int            `json:"turn"`
+	Legal  []game.Move      `json:"legal"`
+	Over   bool             `json:"over"`
+	Result *game.Result     `json:"result"`
+	Events []referee.Logged `json:"events"`
+}
+
+// infoLocked is the room part of the state for w.
+func (r *room) infoLocked(w who) roomInfo {
+	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
+		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host}
+	conns := map[int]bool{}
+	for c := range r.clients {
+		if !c.who.host {
+			conns[c.who.seat] = true
+		}
+	}
+	for i, p := range r.seats {
+		if p == nil {
+			continue
+		}
+		in.Players = append(in.Players, playerInfo{Seat: i, Name: p.name, Connected: conns[i] && p.token != "", Vacant: p.token == ""})
+	}
+	return in
+}
+
+// stateLocked is what w may know now, with the events after since (the
+// last 50 when since is negative; all kept when since is beyond the game,
+// as after a restart).
+func (r *room) stateLocked(w who, since int) state {
+	st := state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []referee.Logged{}}
+	if r.match == nil {
+		for i, p := range r.seats {
+			if p != nil {
+				st.Names[i] = p.name
+			}
+		}
+		return st
+	}
+	seq := r.match.Seq()
+	from := since
+	if since < 0 || since > seq {
+		from = 0
+	}
+	snap := r.match.Snapshot(w.seat, from)
+	if since < 0 && len(snap.Events) > lastEvents {
+		snap.Events = snap.Events[len(snap.Events)-lastEvents:]
+	}
+	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result, st.Events = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result, snap.Events
+	if st.Turn == nil {
+		st.Turn = []int{}
+	}
+	if r.status == statusPlaying && snap.Legal != nil {
+		st.Legal = snap.Legal
+	}
+	return st
+}
+
+// broadcastLocked pushes the state to every websocket client of the room
+// but except, each built from its own seat's snapshot. It never writes to a
+// socket: a client whose queue is full is dropped.
+func (r *room) broadcastLocked(except *client) {
+	type key struct{ seat, since int }
+	cache := map[key][]byte{}
+	seq := 0
+	if r.match != nil {
+		seq = r.match.Seq()
+	}
+	for c := range r.clients {
+		if c == except {
+			continue
+		}
+		k := key{c.who.seat, c.lastSeq}
+		b, ok := cache[k]
+		if !ok {
+			st := r.stateLocked(c.who, c.lastSeq)
+			st.Type = "state"
+			b, _ = json.Marshal(st)
+			cache[k] = b
+		}
+		if c.enqueue(b) {
+			c.lastSeq = seq
+		} else {
+			r.dropLocked(c)
+		}
+	}
+}
+
+// dropLocked disconnects a client that cannot keep up.
+func (r *room) dropLocked(c *client) {
+	delete(r.clients, c)
+	c.kill()
+}
+
+// closeTokenLocked closes the websockets of a token that stopped working.
+func (r *room) closeTokenLocked(tok, why string) {
+	for c := range r.clients {
+		if c.token == tok {
+			delete(r.clients, c)
+			c.close(closeRevoke, why)
+		}
+	}
+}
+
+// closeAll closes every websocket of the room.
+func (r *room) closeAll(code int, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for c := range r.clients {
+		delete(r.clients, c)
+		c.close(code, why)
+	}
+}
+
+// attach adds a websocket client and queues its first state.
+func (r *room) attach(c *client, since int) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, err := r.whoLocked(c.token)
+	if err != nil {
+		return err
+	}
+	c.who = w
+	r.clients[c] = struct{}{}
+	st := r.stateLocked(w, since)
+	st.Type = "state"
+	b, _ := json.Marshal(st)
+	c.lastSeq = st.Seq
+	if !c.enqueue(b) {
+		r.dropLocked(c)
+		return nil
+	}
+	r.broadcastLocked(c) // the others see the player connected
+	return nil
+}
+
+// detach removes a websocket client that went away.
+func (r *room) detach(c *client) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.clients[c]; !ok {
+		return
+	}
+	delete(r.clients, c)
+	if r.status != statusEnded {
+		r.broadcastLocked(nil) // the others see the player disconnected
+	}
+}
+
+// view is GET …/view.
+func (r *room) view(tok string, since int) (state, *apiError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, err := r.whoLocked(tok)
+	if err != nil {
+		return state{}, err
+	}
+	return r.stateLocked(w, since), nil
+}
+
+// join takes the first free seat (or, once started, the first vacant one).
+func (r *room) join(name string) (int, string, *apiError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status == statusEnded {
+		return 0, "", fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	}
+	if r.locked {
+		return 0, "", fail(fiber.StatusConflict, "room "+r.code+" is locked: ask the host to unlock it")
+	}
+	for _, p := range r.seats {
+		if p != nil && p.token != "" && strings.EqualFold(p.name, name) {
+			return 0, "", fail(fiber.StatusConflict, fmt.Sprintf("the name %q is taken in room %s: choose another", name, r.code))
+		}
+	}
+	seat := -1
+	for i, p := range r.seats {
+		if (r.status == statusLobby && p == nil) || (r.status != statusLobby && p != nil && p.token == "") {
+			seat = i
+			break
+		}
+	}
+	if seat < 0 {
+		if r.status == statusLobby {
+			return 0, "", fail(fiber.StatusConflict, fmt.Sprintf("room %s is full (%d seats)", r.code, len(r.seats)))
+		}
+		return 0, "", fail(fiber.StatusConflict, "the game in room "+r.code+" has started and no seat is free")
+	}
+	tok, terr := newToken()
+	if terr != nil {
+		return 0, "", fail(fiber.StatusInternalServerError, "no randomness for a token: "+terr.Error())
+	}
+	if r.match != nil {
+		_ = r.match.Rename(seat, name) // seat is in range: it is one of the match's
+	}
+	r.seats[seat] = &player{name: name, token: tok}
+	r.byToken[tok] = seat
+	r.s.addToken(tok, r)
+	r.s.logf("room %s: %s joined seat %d", r.code, name, seat)
+	r.broadcastLocked(nil)
+	return seat, tok, nil
+}
+
+// moveRequest is the body of a move (HTTP) or a move frame (websocket).
+type moveRequest struct {
+	Move json.RawMessage `json:"move"`
+	Seq  *int            `json:"seq"`
+	ID   string          `json:"id"`
+}
+
+// parseMove reads a move for seat: text "ACTION ARG..." (a leading seat
+// number is allowed and must be the token's) or {"action","args","seat"}.
+func parseMove(raw json.RawMessage, seat int) (game.Move, *apiError) {
+	raw = json.RawMessage(strings.TrimSpace(string(raw)))
+	if len(raw) == 0 || string(raw) == "null" {
+		return game.Move{}, fail(fiber.StatusBadRequest, `no move: send {"move":"ACTION ARG..."}`)
+	}
+	var mv game.Move
+	claimed, named := 0, false
+	switch raw[0] {
+	case '"':
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			return game.Move{}, fail(fiber.StatusBadRequest, "malformed move: "+err.Error())
+		}
+		f := strings.Fields(text)
+		if len(f) > 0 {
+			if n, ok := seatNumber(f[0]); ok {
+				claimed, named, f = n, true, f[1:]
+			}
+		}
+		if len(f) == 0 {
+			return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move %q: want an action and its arguments, like \"play broom\"", text))
+		}
+		mv = game.Move{Action: f[0], Args: f[1:]}
+	case '{':
+		var obj struct {
+			Seat   *int     `json:"seat"`
+			Action string   `json:"action"`
+			Args   []string `json:"args"`
+		}
+		if err := json.Unmarshal(raw, &obj); err != nil {
+			return game.Move{}, fail(fiber.StatusBadRequest, "malformed move: "+err.Error())
+		}
+		if obj.Seat != nil {
+			claimed, named = *obj.Seat, true
+		}
+		action := strings.TrimSpace(obj.Action)
+		if action == "" || strings.ContainsFunc(action, isSpace) {
+			return game.Move{}, fail(fiber.StatusBadRequest, `move: "action" must be one word, like "play"`)
+		}
+		for _, a := range obj.Args {
+			if a == "" || strings.ContainsFunc(a, isSpace) {
+				return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move: argument %q must be one word", a))
+			}
+		}
+		mv = game.Move{Action: action, Args: obj.Args}
+	default:
+		return game.Move{}, fail(fiber.StatusBadRequest, `malformed move: "move" must be text or {"action":…,"args":[…]}`)
+	}
+	if len(mv.Args) == 0 {
+		mv.Args = nil
+	}
+	if named && claimed != seat {
+		return game.Move{}, fail(fiber.StatusForbidden, fmt.Sprintf("not your seat: the move names seat %d, you are seat %d", claimed, seat))
+	}
+	mv.Seat = seat
+	return mv, nil
+}
+
+func seatNumber(s string) (int, bool) {
+	n := 0
+	if s == "" || len(s) > 3 {
+		return 0, false
+	}
+	for _, ch := range s {
+		if ch < '0' || ch > '9' {
+			return 0, false
+		}
+		n = n*10 + int(ch-'0')
+	}
+	return n, true
+}
+
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f'
+}
+
+// move judges a move from tok. The answer's events are those its seat may
+// see.
+func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
+	if len(req.ID) > maxMoveID {
+		return answer{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move id over %d bytes", maxMoveID))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, err := r.whoLocked(tok)
+	if err != nil {
+		return answer{}, err
+	}
+	if w.host {
+		return answer{}, fail(fiber.StatusForbidden, "the host cannot move: moves come from the players' phones")
+	}
+	mv, err := parseMove(req.Move, w.seat)
+	if err != nil {
+		return answer{}, err
+	}
+	p := r.seats[w.seat]
+	if req.ID != "" {
+		if a, ok := p.ids[req.ID]; ok {
+			return a, nil
+		}
+	}
+	switch r.status {
+	case statusLobby:
+		return answer{}, fail(fiber.StatusConflict, "the game has not started: wait for the host")
+	case statusPaused:
+		return answer{}, fail(fiber.StatusConflict, "the game is paused: wait for the host")
+	case statusOver:
+		return answer{}, fail(fiber.StatusConflict, "the game is over")
+	}
+	if cur := r.match.Seq(); req.Seq != nil && *req.Seq != cur {
+		return answer{}, fail(fiber.StatusConflict, fmt.Sprintf("stale: the game is at seq %d, not %d; look again and resend", cur, *req.Seq))
+	}
+	seq, evs, aerr := r.match.Apply(mv)
+	if aerr != nil {
+		var refused *game.RefusedError
+		switch {
+		case errors.Is(aerr, referee.ErrNotYourTurn):
+			return answer{}, fail(fiber.StatusForbidden, aerr.Error())
+		case errors.Is(aerr, referee.ErrNoSeat):
+			return answer{}, fail(fiber.StatusForbidden, aerr.Error())
+		case errors.As(aerr, &refused), errors.Is(aerr, game.ErrOver):
+			return answer{}, fail(fiber.StatusConflict, aerr.Error())
+		default:
+			return answer{}, fail(fiber.StatusConflict, aerr.Error())
+		}
+	}
+	a := answer{seq: seq, events: []referee.Logged{}}
+	for _, e := range evs {
+		if e.For(w.seat) {
+			a.events = append(a.events, e)
+		}
+	}
+	if req.ID != "" {
+		if p.ids == nil {
+			p.ids = map[string]answer{}
+		}
+		p.ids[req.ID] = a
+		p.order = append(p.order, req.ID)
+		if len(p.order) > maxIDs {
+			delete(p.ids, p.order[0])
+			p.order = slices.Delete(p.order, 0, 1)
+		}
+	}
+	if r.match.Over() {
+		r.status = statusOver
+		r.s.logf("room %s: the game is over", r.code)
+	}
+	r.broadcastLocked(nil)
+	return a, nil
+}
+
+// start deals and begins: the taken seats become seats 0..n-1.
+func (r *room) start(tok string) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if r.status != statusLobby {
+		return fail(fiber.StatusConflict, "the game has already started (restart for a new one)")
+	}
+	var players []*player
+	for _, p := range r.seats {
+		if p != nil {
+			players = append(players, p)
+		}
+	}
+	switch {
+	case r.want > 0 && len(players) < r.want:
+		return fail(fiber.StatusConflict, fmt.Sprintf("waiting for players: %d of %d seats taken", len(players), r.want))
+	case len(players) < r.info.MinPlayers:
+		return fail(fiber.StatusConflict, fmt.Sprintf("waiting for players: %d joined, %s needs at least %d", len(players), r.info.Name, r.info.MinPlayers))
+	}
+	names := make([]string, len(players))
+	for i, p := range players {
+		names[i] = p.name
+	}
+	m, err := referee.New(r.g, game.Config{Variant: r.variant, Options: r.options, Seed: r.s.cfg.Seed()}, names)
+	if err != nil {
+		return fail(fiber.StatusConflict, err.Error())
+	}
+	r.seats = players
+	for i, p := range players {
+		r.byToken[p.token] = i
+	}
+	for c := range r.clients {
+		if !c.who.host {
+			c.who.seat = r.byToken[c.token]
+		}
+	}
+	r.match = m
+	r.status = statusPlaying
+	r.s.logf("room %s: started %s with %d players", r.code, r.info.ID, len(players))
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// restart begins a new game with the same players and options.
+func (r *room) restart(tok string) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if r.status == statusLobby {
+		return fail(fiber.StatusConflict, "the game has not started yet (start it)")
+	}
+	m, err := referee.New(r.g, game.Config{Variant: r.variant, Options: r.options, Seed: r.s.cfg.Seed()}, r.match.Names())
+	if err != nil {
+		return fail(fiber.StatusConflict, err.Error())
+	}
+	r.match = m
+	r.status = statusPlaying
+	for _, p := range r.seats {
+		p.ids, p.order = nil, nil
+	}
+	for c := range r.clients {
+		c.lastSeq = 0
+	}
+	r.s.logf("room %s: restarted", r.code)
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// kick removes the player at seat.
+func (r *room) kick(tok string, seat *int) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if seat == nil {
+		return fail(fiber.StatusBadRequest, `name the seat: {"seat":2}`)
+	}
+	n := *seat
+	if n < 0 || n >= len(r.seats) {
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("no seat %d (seats 0 to %d)", n, len(r.seats)-1))
+	}
+	p := r.seats[n]
+	if p == nil || p.token == "" {
+		return fail(fiber.StatusConflict, fmt.Sprintf("seat %d is empty", n))
+	}
+	old := p.token
+	delete(r.byToken, old)
+	r.s.dropTokens(old)
+	if r.status == statusLobby {
+		r.seats[n] = nil
+	} else {
+		p.token, p.ids, p.order = "", nil, nil
+	}
+	r.closeTokenLocked(old, "you were removed from the room")
+	r.s.logf("room %s: %s removed from seat %d", r.code, p.name, n)
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// lock sets whether new players may join.
+func (r *room) lock(tok string, locked *bool) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if locked == nil {
+		return fail(fiber.StatusBadRequest, `say {"locked":true} or {"locked":false}`)
+	}
+	r.locked = *locked
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// pause stops or resumes moves.
+func (r *room) pause(tok string, paused *bool) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if paused == nil {
+		return fail(fiber.StatusBadRequest, `say {"paused":true} or {"paused":false}`)
+	}
+	if r.status != statusPlaying && r.status != statusPaused {
+		return fail(fiber.StatusConflict, "there is no game in play to pause or resume (the room is "+r.status+")")
+	}
+	if *paused {
+		r.status = statusPaused
+	} else {
+		r.status = statusPlaying
+	}
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// end closes the room: every token stops working.
+func (r *room) end(tok string) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	r.status = statusEnded
+	toks := []string{r.host}
+	for t := range r.byToken {
+		toks = append(toks, t)
+	}
+	r.s.dropTokens(toks...)
+	r.s.mu.Lock()
+	if r.s.rooms[r.code] == r {
+		delete(r.s.rooms, r.code)
+	}
+	r.s.mu.Unlock()
+	r.broadcastLocked(nil) // the last state says "ended"
+	for c := range r.clients {
+		delete(r.clients, c)
+		c.close(closeRevoke, "the room has ended")
+	}
+	r.s.logf("room %s: ended", r.code)
+	return nil
+}

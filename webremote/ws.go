@@ -1,0 +1,250 @@
+package webremote
+
+import (
+	"encoding/json"
+	"sync"
+	"time"
+
+	"github.com/gofiber/contrib/websocket"
+	"github.com/gofiber/fiber/v2"
+)
+
+// Websocket timing: a client that sends nothing (not even a pong to the
+// server's pings) for readWait is taken as gone.
+const (
+	sendQueue = 32 // states and answers waiting for a slow socket
+	writeWait = 5 * time.Second
+	pingEvery = 25 * time.Second
+	readWait  = 60 * time.Second
+	closeWait = 2 * time.Second // for the peer to answer a close frame
+)
+
+// client is one websocket. The room's lock guards who and lastSeq; the
+// socket is written by the writer goroutine alone (and by the library's
+// own close and pong control frames, which may be concurrent).
+type client struct {
+	ws      *websocket.Conn
+	token   string
+	who     who
+	lastSeq int // the seq of the last state queued
+
+	send chan []byte
+	done chan struct{}
+	once sync.Once
+	code int // close code to send, 0 for none; set before done closes
+	text string
+}
+
+func newClient(ws *websocket.Conn, tok string) *client {
+	return &client{ws: ws, token: tok, send: make(chan []byte, sendQueue), done: make(chan struct{})}
+}
+
+// enqueue queues a frame without blocking; false when the queue is full or
+// the client is closing.
+func (c *client) enqueue(b []byte) bool {
+	select {
+	case <-c.done:
+		return false
+	default:
+	}
+	select {
+	case c.send <- b:
+		return true
+	default:
+		return false
+	}
+}
+
+// close asks the writer to flush, send a close frame with code (0: none)
+// and stop.
+func (c *client) close(code int, text string) {
+	c.once.Do(func() {
+		c.code, c.text = code, text
+		close(c.done)
+	})
+}
+
+// kill drops a client that cannot keep up: its connection closes at once
+// (a write in progress fails) and it reconnects with since. The caller
+// holds the room's lock with c still attached, so the connection is live.
+func (c *client) kill() {
+	c.close(0, "")
+	if c.ws != nil { // nil only in unit tests
+		_ = c.ws.NetConn().Close()
+	}
+}
+
+func (c *client) closed() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// writer writes queued frames and pings until the client closes; then it
+// sends the close frame and waits (briefly) for the reader to finish.
+func (c *client) writer(readerDone <-chan struct{}, finished chan<- struct{}) {
+	defer close(finished)
+	ping := time.NewTicker(pingEvery)
+	defer ping.Stop()
+	write := func(b []byte) bool {
+		_ = c.ws.SetWriteDeadline(time.Now().Add(writeWait))
+		return c.ws.WriteMessage(websocket.TextMessage, b) == nil
+	}
+	for {
+		select {
+		case b := <-c.send:
+			if !write(b) {
+				_ = c.ws.NetConn().Close()
+				return
+			}
+		case <-ping.C:
+			if c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(writeWait)) != nil {
+				_ = c.ws.NetConn().Close()
+				return
+			}
+		case <-c.done:
+			ok := true
+		flush:
+			for ok {
+				select {
+				case b := <-c.send:
+					ok = write(b)
+				default:
+					break flush
+				}
+			}
+			if ok && c.code != 0 {
+				_ = c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(c.code, c.text), time.Now().Add(writeWait))
+			}
+			select {
+			case <-readerDone:
+			case <-time.After(closeWait):
+				_ = c.ws.NetConn().Close()
+			}
+			return
+		}
+	}
+}
+
+// frame is what a client sends.
+type frame struct {
+	Type string          `json:"type"`
+	Move json.RawMessage `json:"move"`
+	Seq  *int            `json:"seq"`
+	ID   string          `json:"id"`
+}
+
+type ackFrame struct {
+	Type string `json:"type"`
+	ID   string `json:"id,omitempty"`
+	Seq  int    `json:"seq"`
+}
+
+type errorFrame struct {
+	Type   string `json:"type"`
+	ID     string `json:"id,omitempty"`
+	Status int    `json:"status"`
+	Error  string `json:"error"`
+}
+
+// wsCheck runs before the upgrade: the room, the token and since, answered
+// as HTTP errors when wrong.
+func (s *Server) wsCheck(c *fiber.Ctx) error {
+	if !websocket.IsWebSocketUpgrade(c) {
+		return fail(fiber.StatusUpgradeRequired, "this is a websocket: connect with ws://…/ws/ROOM?token=TOKEN")
+	}
+	r := s.room(c.Params("room"))
+	if r == nil {
+		return fail(fiber.StatusNotFound, "no room "+oneLine(c.Params("room")))
+	}
+	since, err := sinceParam(c)
+	if err != nil {
+		return err
+	}
+	tok := c.Query("token")
+	r.mu.Lock()
+	_, aerr := r.whoLocked(tok)
+	r.mu.Unlock()
+	if aerr != nil {
+		return aerr
+	}
+	c.Locals("room", r)
+	c.Locals("token", tok)
+	c.Locals("since", since)
+	return c.Next()
+}
+
+// wsServe is one websocket's life.
+func (s *Server) wsServe(conn *websocket.Conn) {
+	r, _ := conn.Locals("room").(*room)
+	tok, _ := conn.Locals("token").(string)
+	since, _ := conn.Locals("since").(int)
+	if r == nil {
+		return
+	}
+	conn.SetReadLimit(BodyLimit)
+	c := newClient(conn, tok)
+	if err := r.attach(c, since); err != nil {
+		// The token stopped working between the check and the upgrade.
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeRevoke, err.msg), time.Now().Add(writeWait))
+		return
+	}
+	readerDone := make(chan struct{})
+	finished := make(chan struct{})
+	go c.writer(readerDone, finished)
+	defer func() {
+		r.detach(c)
+		c.close(0, "")
+		close(readerDone)
+		<-finished
+	}()
+
+	_ = conn.SetReadDeadline(time.Now().Add(readWait))
+	conn.SetPongHandler(func(string) error { return conn.SetReadDeadline(time.Now().Add(readWait)) })
+	for {
+		mt, data, err := conn.ReadMessage()
+		if err != nil || c.closed() {
+			return // the library answered an oversized frame with 1009 itself
+		}
+		_ = conn.SetReadDeadline(time.Now().Add(readWait))
+		var f frame
+		if mt != websocket.TextMessage || json.Unmarshal(data, &f) != nil {
+			c.close(websocket.CloseUnsupportedData, "frames must be JSON text")
+			return
+		}
+		if !s.limiter.allow("t:" + tok) {
+			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusTooManyRequests, Error: tooMany(s.cfg.RateLimit)})
+			continue
+		}
+		switch f.Type {
+		case "ping":
+			s.reply(r, c, map[string]string{"type": "pong"})
+		case "move":
+			a, aerr := r.move(tok, moveRequest{Move: f.Move, Seq: f.Seq, ID: f.ID})
+			if aerr != nil {
+				if aerr.status == fiber.StatusUnauthorized || aerr.status == fiber.StatusNotFound {
+					c.close(closeRevoke, aerr.msg)
+					return
+				}
+				s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: aerr.status, Error: oneLine(aerr.msg)})
+				continue
+			}
+			s.reply(r, c, ackFrame{Type: "ack", ID: f.ID, Seq: a.seq})
+		default:
+			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusBadRequest, Error: `unknown frame type: send "move" or "ping"`})
+		}
+	}
+}
+
+// reply queues an answer to one client, dropping it when its queue is full.
+func (s *Server) reply(r *room, c *client, v any) {
+	b, _ := json.Marshal(v)
+	if !c.enqueue(b) {
+		r.mu.Lock()
+		r.dropLocked(c)
+		r.mu.Unlock()
+	}
+}
