@@ -192,6 +192,10 @@ type Info struct {
 	MaxPlayers int       `json:"max_players"`
 	Variants   []Variant `json:"variants,omitempty"` // the first is the default
 	Options    []Option  `json:"options,omitempty"`
+	// RefereeActions are actions only the referee applies, never a
+	// player (Purse Snatcher's "time", when its clock runs out): servers
+	// refuse them from phones and leave them out of the moves they offer.
+	RefereeActions []string `json:"referee_actions,omitempty"`
 }
 
 // Variant is a named set of rules, such as woodlouse "easier".

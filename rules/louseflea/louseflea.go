@@ -91,7 +91,11 @@ var info = game.Info{
 	},
 }
 
-func (gameImpl) Info() game.Info { return info }
+func (gameImpl) Info() game.Info {
+	i := info
+	i.Options = slices.Clone(info.Options)
+	return i
+}
 
 func (gameImpl) Bot() game.Bot { return bot }
 

@@ -38,6 +38,7 @@ func (gameImpl) Info() game.Info {
 			{Name: OptSittingLoss, Text: "rise: a tourist who loses while sitting and is not sent away must stand up, adding a detail; stay: she stays seated.", Default: "rise", Values: []string{"rise", "stay"}},
 			{Name: OptStepDown, Text: "no: the tourist lowers her posture only after a lost challenge; yes: she may also step down at will.", Default: "no", Values: []string{"no", "yes"}},
 		},
+		RefereeActions: []string{"time"},
 	}
 }
 
