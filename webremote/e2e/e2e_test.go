@@ -1,0 +1,195 @@
+// Package e2e plays the web remote in real headless Chromium: a host and
+// three phones join a Woodlouse Chaos room, play, and one phone reloads and
+// resumes its seat. Screenshots are saved for people to look at.
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/webremote"
+)
+
+// browser finds Chromium, or skips (fails when a browser is required).
+func browser(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("TABLEREF_REQUIRE_SHARED") == "1" || os.Getenv("TABLEREF_REQUIRE_BROWSER") == "1" {
+		t.Fatal("no Chromium found (apt-get install chromium), and a browser is required")
+	}
+	t.Skip("no Chromium found (apt-get install chromium)")
+	return ""
+}
+
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("TABLEREF_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+type page struct {
+	t    *testing.T
+	name string
+	ctx  context.Context
+}
+
+func (p page) do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	require.NoError(p.t, chromedp.Do(p.ctx, steps...), "%s", p.name)
+}
+
+// waitJS waits until the expression is truthy (across page loads).
+func (p page) waitJS(what, expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	var last error
+	for time.Now().Before(deadline) {
+		ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(50 * time.Millisecond)
+	}
+	body, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string]("document.body.innerText"))
+	p.t.Fatalf("%s: waited in vain for %s (%v)\npage text:\n%s", p.name, what, last, body)
+}
+
+func (p page) text(expr string) string {
+	p.t.Helper()
+	s, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](expr))
+	require.NoError(p.t, err, "%s: %s", p.name, expr)
+	return s
+}
+
+func (p page) shot(dir, file string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.FullScreenshot(100))
+	require.NoError(p.t, err)
+	require.NoError(p.t, os.WriteFile(filepath.Join(dir, file), png, 0o644))
+}
+
+func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
+	exe := browser(t)
+	out := artifacts(t)
+
+	srv := webremote.New(webremote.Config{RateLimit: -1})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	})
+	base := "http://" + ln.Addr().String()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	root, cancelRoot := chromedp.NewContext(alloc)
+	defer cancelRoot()
+	require.NoError(t, chromedp.Do(root)) // start the browser
+
+	// The host creates the room on the laptop.
+	hostCtx, cancelHost := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	defer cancelHost()
+	host := page{t, "host", hostCtx}
+	host.do(chromedp.Navigate(base+"/"), chromedp.WaitVisible(chromedp.CSS("#create")))
+	host.waitJS("the game list", `document.querySelector("#game option[value=woodlouse]")`)
+	host.do(chromedp.SetValue(chromedp.CSS("#game"), "woodlouse"), chromedp.SetValue(chromedp.CSS("#players"), "3"), chromedp.Click(chromedp.CSS("#create")))
+	host.waitJS("the table page", `location.pathname.startsWith("/t/") && document.querySelector(".code")`)
+	room := host.text(`document.querySelector(".code").textContent`)
+	require.Regexp(t, `^[A-Z]{4}$`, room)
+	host.waitJS("the QR code", `document.querySelector("img.qr").complete && document.querySelector("img.qr").naturalWidth > 0`)
+
+	// Three phones join, each in its own browser context (its own storage).
+	names := []string{"Ann", "Bob", "Cy"}
+	phones := make([]page, 3)
+	for i, name := range names {
+		c, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+		defer cancel()
+		p := page{t, "phone " + name, c}
+		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(base+"/j/"+room), chromedp.WaitVisible(chromedp.CSS("#name")))
+		p.do(chromedp.SendKeys(chromedp.CSS("#name"), name), chromedp.Click(chromedp.CSS("#join")))
+		p.waitJS("the seat", fmt.Sprintf(`document.querySelector("#me") && document.querySelector("#me").textContent === %q`, name))
+		phones[i] = p
+	}
+	host.waitJS("three players on the table", `document.querySelectorAll(".player").length === 3`)
+	host.shot(out, "table-lobby.png")
+	phones[0].shot(out, "phone-lobby.png")
+
+	// The host starts; exactly one phone is the trainer, with the code picker.
+	host.do(chromedp.Click(chromedp.CSS("#start")))
+	trainer := -1
+	deadline := time.Now().Add(15 * time.Second)
+	for trainer < 0 && time.Now().Before(deadline) {
+		for i, p := range phones {
+			if p.text(`document.querySelector('[data-action="code"]') ? "yes" : "no"`) == "yes" {
+				trainer = i
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	require.GreaterOrEqual(t, trainer, 0, "no phone offers the trainer's code")
+	tr := phones[trainer]
+	cardText := tr.text(`document.querySelector("#card") ? document.querySelector("#card").textContent : ""`)
+	require.Regexp(t, `^[1-5] [a-z]+$`, cardText, "the trainer sees the card")
+	for i, p := range phones {
+		if i != trainer {
+			require.NotContains(t, p.text("document.body.innerText"), cardText, "%s must not see the trainer's card", p.name)
+		}
+	}
+	require.NotContains(t, host.text("document.body.innerText"), cardText, "the table must not see the trainer's card")
+	tr.shot(out, "phone-trainer.png")
+
+	// The trainer enters the right code on the phone (the microphone's
+	// stand-in): bangs for the animal's place in the row, claps for the count.
+	count, species := cardText[:1], cardText[2:5]
+	place := tr.text(fmt.Sprintf(`String([...document.querySelectorAll(".seqcard")].findIndex(c => c.textContent.includes(%q)) + 1)`, species))
+	require.NotEqual(t, "0", place, "the sequence cards show %s", species)
+	for i := 1; i < int(place[0]-'0'); i++ {
+		tr.do(chromedp.Click(chromedp.CSS("#bang-more")))
+	}
+	for i := 1; i < int(count[0]-'0'); i++ {
+		tr.do(chromedp.Click(chromedp.CSS("#clap-more")))
+	}
+	tr.do(chromedp.Click(chromedp.CSS(`button.primary[data-action="code"]`)))
+	guesser := phones[(trainer+1)%3]
+	guesser.waitJS("the guesses", `document.querySelector('button[data-action="guess"]')`)
+	guesser.do(chromedp.Click(chromedp.CSS(`button[data-action="guess"]`)))
+	guesser.waitJS("the count buttons", `document.querySelector('button.primary[data-args]')`)
+	guesser.shot(out, "phone-guessing.png")
+	guesser.do(chromedp.Click(chromedp.CSS(`button.primary[data-args]`)))
+	host.waitJS("the guess announced on the table", fmt.Sprintf(`document.body.innerText.includes(%q + " calls")`, names[(trainer+1)%3]))
+	require.Contains(t, host.text("document.body.innerText"), names[trainer]+" gives")
+	host.shot(out, "table-play.png")
+
+	// A phone reloads (a locked screen, a closed tab): it resumes its seat.
+	other := phones[(trainer+2)%3]
+	other.do(chromedp.Reload())
+	other.waitJS("the resumed seat", fmt.Sprintf(`document.querySelector("#me") && document.querySelector("#me").textContent === %q`, names[(trainer+2)%3]))
+	require.Equal(t, "no", other.text(`document.querySelector("#name") ? "yes" : "no"`), "no join form after a reload")
+	require.True(t, strings.Contains(other.text("document.body.innerText"), "calls"), "the resumed phone sees what happened")
+	other.shot(out, "phone-resumed.png")
+	t.Logf("screenshots in %s", out)
+}
