@@ -4,16 +4,22 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
@@ -192,4 +198,119 @@ func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
 	require.True(t, strings.Contains(other.text("document.body.innerText"), "calls"), "the resumed phone sees what happened")
 	other.shot(out, "phone-resumed.png")
 	t.Logf("screenshots in %s", out)
+}
+
+// TestEveryGameRendersOnThePhoneAndTheTable opens, for each game, one seat's
+// phone page and the table page of a started room and checks that the game
+// is drawn (its own renderer, not the fallback) with no script error.
+func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
+	exe := browser(t)
+	out := artifacts(t)
+	srv := webremote.New(webremote.Config{RateLimit: -1})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	go srv.Serve(ln)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+	})
+	base := "http://" + ln.Addr().String()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
+		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	defer cancelAlloc()
+	root, cancelRoot := chromedp.NewContext(alloc)
+	defer cancelRoot()
+	require.NoError(t, chromedp.Do(root))
+
+	// What only each game's own renderer writes, and what the first seat's
+	// phone draws of its private view.
+	heading := map[string]string{
+		"woodlouse": "SEQUENCE CARDS", "louseflea": "THE STORY", "troll": "THE BRIDGE", "celestial": "THE FIGHT",
+		"pursesnatcher": "YOU ARE THE", "insomnia": "VOICES", "minefield": "THE FIELD", "deck": "THE TABLE",
+	}
+	phoneShows := map[string]string{
+		"woodlouse": "#card", "louseflea": ".card.word", "troll": ".bridge", "celestial": ".card",
+		"pursesnatcher": ".banner", "insomnia": ".card", "minefield": ".grid5 .tok", "deck": ".card",
+	}
+	for _, id := range []string{"woodlouse", "louseflea", "troll", "celestial", "pursesnatcher", "insomnia", "minefield", "deck"} {
+		t.Run(id, func(t *testing.T) {
+			room, hostTok, seatTok := startRoom(t, base, id)
+			for _, side := range []struct{ name, path, key, tok string }{
+				{"phone", "/j/" + room, "tableref.seat." + room, seatTok},
+				{"table", "/t/" + room, "tableref.host." + room, hostTok},
+			} {
+				var mu sync.Mutex
+				var errs []string
+				c, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
+					if e, ok := ev.(*runtime.EventExceptionThrown); ok {
+						mu.Lock()
+						errs = append(errs, fmt.Sprintf("%s (line %d)", e.ExceptionDetails.Text, e.ExceptionDetails.LineNumber))
+						mu.Unlock()
+					}
+				}))
+				defer cancel()
+				p := page{t, id + " " + side.name, c}
+				if side.name == "phone" {
+					p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)))
+				}
+				p.do(chromedp.Navigate(base+"/static/app.css"),
+					chromedp.Evaluate[chromedp.Void](fmt.Sprintf("localStorage.setItem(%q, %q)", side.key, side.tok)),
+					chromedp.Navigate(base+side.path))
+				want := heading[id]
+				if side.name == "table" && id == "pursesnatcher" {
+					want = "THE MEETING"
+				}
+				p.waitJS(id+" drawn", fmt.Sprintf(`document.querySelector("#banner") && document.body.innerText.toUpperCase().includes(%q)`, want))
+				if side.name == "phone" {
+					p.waitJS(id+"'s private view", fmt.Sprintf(`document.querySelector(%q)`, phoneShows[id]))
+				}
+				require.NotContains(t, p.text("document.body.innerText"), "null", "no empty value shown as null")
+				mu.Lock()
+				require.Empty(t, errs, "script errors")
+				mu.Unlock()
+				p.shot(out, fmt.Sprintf("%s-%s.png", id, side.name))
+			}
+		})
+	}
+}
+
+// startRoom creates a started room of the game through the API and returns
+// its code, the host token and seat 0's token.
+func startRoom(t *testing.T, base, id string) (room, hostTok, seatTok string) {
+	t.Helper()
+	min := map[string]int{"woodlouse": 3, "louseflea": 3, "troll": 1, "celestial": 2, "pursesnatcher": 2, "insomnia": 4, "minefield": 2, "deck": 3}[id]
+	var created struct{ Room, Host_token string }
+	post(t, base+"/api/rooms", "", map[string]any{"game": id, "players": min}, &created)
+	for i := 0; i < min; i++ {
+		var joined struct{ Token string }
+		post(t, base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": fmt.Sprintf("P%d", i+1)}, &joined)
+		if i == 0 {
+			seatTok = joined.Token
+		}
+	}
+	post(t, base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
+	return created.Room, created.Host_token, seatTok
+}
+
+func post(t *testing.T, url, tok string, body, into any) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequest("POST", url, bytes.NewReader(b))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	require.Less(t, res.StatusCode, 300, "%s: %s", url, data)
+	if into != nil {
+		require.NoError(t, json.Unmarshal(data, into))
+	}
 }

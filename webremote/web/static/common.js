@@ -154,9 +154,11 @@ const VERB = {
 };
 const verb = (a) => VERB[a] || a.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 
-function argLabel(a, names, action) {
+function argLabel(a, names, action, game) {
   if (isCard(a)) return cardEl(a);
-  if (action === "pass" && /^\d+$/.test(a) && names && names[+a - 1]) return "to " + names[+a - 1];
+  if (!/^\d+$/.test(a) || !names) return a;
+  if (game === "deck" && action === "pass" && names[+a - 1]) return "to " + names[+a - 1]; // players counted from 1
+  if (game === "celestial" && action === "attack" && names[+a]) return names[+a]; // a seat
   return a;
 }
 
@@ -179,7 +181,7 @@ export function movesEl(st, send, game) {
     const box = h("div.group", h("div.name", verb(action)));
     if (!twoStep) {
       box.append(h("div.moves", moves.map((m) => h("button", { onclick: () => send(m), "data-action": action, "data-args": (m.args || []).join(" ") },
-        (m.args || []).length ? (m.args || []).map((a) => argLabel(a, st.names, action)) : verb(action)))));
+        (m.args || []).length ? (m.args || []).map((a) => argLabel(a, st.names, action, game)) : verb(action)))));
     } else {
       const firsts = [...new Set(moves.map((m) => m.args[0]))];
       const second = h("div.moves");
@@ -188,8 +190,8 @@ export function movesEl(st, send, game) {
           firstRow.querySelectorAll("button").forEach((x) => x.classList.remove("chosen"));
           b.classList.add("chosen");
           fill(second, ...moves.filter((m) => m.args[0] === f).map((m) =>
-            h("button.primary", { onclick: () => send(m), "data-args": m.args.join(" ") }, m.args.slice(1).map((a) => argLabel(a, st.names, action)))));
-        } }, argLabel(f, st.names, action));
+            h("button.primary", { onclick: () => send(m), "data-args": m.args.join(" ") }, m.args.slice(1).map((a) => argLabel(a, st.names, action, game)))));
+        } }, argLabel(f, st.names, action, game));
         return b;
       }));
       box.append(firstRow, second);
@@ -269,7 +271,7 @@ const RENDER = {
       h("strong", nm(st, p.seat)), ` — ${p.clan_name} (${p.suit}) · ${p.cards} cards · ${p.tricks} tricks${p.out ? " · out" : ""}`)));
     const lf = v.last_fight;
     return h("div", h("div.panel", h("h2", "The fight"),
-      v.attacker >= 0 ? h("p", `${nm(st, v.attacker)} attacks ${nm(st, v.defender)}`) : null,
+      v.attacker >= 0 ? h("p", v.defender >= 0 ? `${nm(st, v.attacker)} attacks ${nm(st, v.defender)}` : `${nm(st, v.attacker)} chooses whom to attack`) : null,
       lf ? h("div.row", nm(st, lf.attacker), cardEl(lf.attacker_card), "vs", nm(st, lf.defender), cardEl(lf.defender_card)) : null,
       players),
       v.hand ? h("div.panel", h("h2", "Your hand"), cards(v.hand)) : null);
@@ -286,7 +288,7 @@ const RENDER = {
       h("div.panel", h("h2", `Upper stack (${v.upper_colour})`), cards(v.upper_stack), h("h2", `Lower stack (${v.lower_colour})`), cards(v.lower_stack)));
   },
   pursesnatcher(v) {
-    return h("div", h("div.panel", h("h2", v.role ? "You are the " + v.role : "The meeting"),
+    return h("div", h("div.panel", h("h2", v.role && v.role !== "table" ? "You are the " + v.role : "The meeting"),
       h("p", `Posture: ${v.posture} · token with the ${v.token} · ${v.minutes} minutes`),
       h("p.muted", `Challenges won: tourist ${v.tourist_won}, officer ${v.officer_won}`),
       (v.guide || []).map((g) => h("p", g))));
