@@ -188,7 +188,11 @@ func (r *room) stateLocked(w who, since int) state {
 		st.Turn = []int{}
 	}
 	if r.status == statusPlaying && snap.Legal != nil {
-		st.Legal = snap.Legal
+		for _, mv := range snap.Legal {
+			if !slices.Contains(r.info.RefereeActions, mv.Action) {
+				st.Legal = append(st.Legal, mv)
+			}
+		}
 	}
 	return st
 }
@@ -447,6 +451,9 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 		if a, ok := p.ids[req.ID]; ok {
 			return a, nil
 		}
+	}
+	if slices.Contains(r.info.RefereeActions, mv.Action) {
+		return answer{}, fail(fiber.StatusForbidden, fmt.Sprintf("%q is the referee's move (its clock makes it), not a player's", mv.Action))
 	}
 	switch r.status {
 	case statusLobby:
