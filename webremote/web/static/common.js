@@ -150,7 +150,7 @@ const VERB = {
   code: "Give the code", guess: "Guess", pass: "Pass", play: "Play", discard: "Discard", show: "Show", draw: "Draw a card",
   move: "Move", stomp: "Stomp", pickup: "Pick up", club: "Club", throw: "Throw", shovel: "Shovel", lay: "Lay", rest: "Rest",
   look: "Look", step: "Step", fast: "Dash", shove: "Shove", end: "End", take: "Take", reshuffle: "Reshuffle", deal: "Deal",
-  roll: "Roll", first: "Who goes first?", answer: "Answer",
+  roll: "Roll", first: "Who goes first?", answer: "Answer", show: "Show the card",
 };
 const verb = (a) => VERB[a] || a.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 
@@ -159,6 +159,7 @@ function argLabel(a, names, action, game) {
   if (!/^\d+$/.test(a) || !names) return a;
   if (game === "deck" && action === "pass" && names[+a - 1]) return "to " + names[+a - 1]; // players counted from 1
   if (game === "celestial" && action === "attack" && names[+a]) return names[+a]; // a seat
+  if (game === "insomnia" && action === "show") return "voice " + a;
   return a;
 }
 
