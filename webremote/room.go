@@ -76,6 +76,8 @@ type room struct {
 	byToken map[string]int
 	match   *referee.Match
 	clients map[*client]struct{}
+	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
+	liveDue bool                       // a coalesced broadcast of live is scheduled
 }
 
 // whoLocked finds a token's holder: 401 for a missing or unknown token, 404
@@ -140,6 +142,9 @@ type state struct {
 	Over   bool             `json:"over"`
 	Result *game.Result     `json:"result"`
 	Events []referee.Logged `json:"events"`
+	// Live is public news from the referee itself (what the microphone
+	// hears), the same for every seat and the table.
+	Live map[string]json.RawMessage `json:"live,omitempty"`
 }
 
 // infoLocked is the room part of the state for w.
@@ -186,6 +191,9 @@ func (r *room) stateLocked(w who, since int) state {
 	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result, st.Events = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result, snap.Events
 	if st.Turn == nil {
 		st.Turn = []int{}
+	}
+	if len(r.live) > 0 {
+		st.Live = r.live
 	}
 	if r.status == statusPlaying && snap.Legal != nil {
 		for _, mv := range snap.Legal {
@@ -502,6 +510,7 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 		r.s.logf("room %s: the game is over", r.code)
 	}
 	r.broadcastLocked(nil)
+	r.s.notify(r.code, evs)
 	return a, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"github.com/tableref/tableref/referee"
 	"io"
 	"net"
 	"strings"
@@ -49,6 +50,9 @@ type Server struct {
 	rooms  map[string]*room // by code
 	tokens map[string]*room // every live token (host and seats), for the limiter
 	onRoom func(code, joinURL string)
+
+	events   chan batch // to the OnEvents listener
+	onEvents func(room string, evs []referee.Logged)
 
 	logMu sync.Mutex
 }

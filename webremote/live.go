@@ -1,0 +1,143 @@
+package webremote
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/rules/game"
+)
+
+// The referee's own hand in the rooms: the hooks tableref serve uses to
+// join the microphone and the speakers to the games.
+
+// ErrNoRoom is returned for a room code that names no room.
+var ErrNoRoom = errors.New("no such room")
+
+// liveEvery is the least time between broadcasts of live news alone.
+const liveEvery = 100 * time.Millisecond
+
+type batch struct {
+	room string
+	evs  []referee.Logged
+}
+
+// OnEvents registers f, called with every accepted move's events, room by
+// room in the order they happened, from one goroutine and outside every
+// lock. A listener that falls far behind loses batches rather than slowing
+// the game.
+func (s *Server) OnEvents(f func(room string, evs []referee.Logged)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.events == nil {
+		s.events = make(chan batch, 256)
+		go func() {
+			for b := range s.events {
+				s.mu.RLock()
+				fn := s.onEvents
+				s.mu.RUnlock()
+				fn(b.room, b.evs)
+			}
+		}()
+	}
+	s.onEvents = f
+}
+
+// notify hands a move's events to the OnEvents listener.
+func (s *Server) notify(room string, evs []referee.Logged) {
+	s.mu.RLock()
+	ch := s.events
+	s.mu.RUnlock()
+	if ch == nil || len(evs) == 0 {
+		return
+	}
+	select {
+	case ch <- batch{room, evs}:
+	default:
+	}
+}
+
+// GameOf is the game id of a room ("" when there is none).
+func (s *Server) GameOf(code string) string {
+	r := s.room(code)
+	if r == nil {
+		return ""
+	}
+	return r.info.ID
+}
+
+// Match is a room's match, nil before the start (and for unknown rooms).
+func (s *Server) Match(code string) *referee.Match {
+	r := s.room(code)
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status != statusPlaying {
+		return nil
+	}
+	return r.match
+}
+
+// Apply makes a move for the referee itself (a code the microphone heard,
+// the clock's "time"): judged, broadcast and announced like a phone's.
+func (s *Server) Apply(code string, mv game.Move) (int, error) {
+	r := s.room(code)
+	if r == nil {
+		return 0, fmt.Errorf("room %s: %w", code, ErrNoRoom)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status != statusPlaying || r.match == nil {
+		return 0, fmt.Errorf("room %s is %s", code, r.status)
+	}
+	seq, evs, err := r.match.Apply(mv)
+	if err != nil {
+		return seq, err
+	}
+	if r.match.Over() {
+		r.status = statusOver
+		r.s.logf("room %s: the game is over", r.code)
+	}
+	r.broadcastLocked(nil)
+	s.notify(code, evs)
+	return seq, nil
+}
+
+// SetLive puts public news from the referee (what the microphone hears)
+// into every state of the room under key, and broadcasts it, at most ten
+// times a second. v must hold nothing secret: every seat sees it.
+func (s *Server) SetLive(code, key string, v any) error {
+	r := s.room(code)
+	if r == nil {
+		return fmt.Errorf("room %s: %w", code, ErrNoRoom)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("live %s: %w", key, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	live := maps.Clone(r.live) // states already built keep the old map
+	if live == nil {
+		live = map[string]json.RawMessage{}
+	}
+	live[key] = b
+	r.live = live
+	if !r.liveDue {
+		r.liveDue = true
+		time.AfterFunc(liveEvery, func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			r.liveDue = false
+			if r.status != statusEnded {
+				r.broadcastLocked(nil)
+			}
+		})
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+package webremote
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/rules/game"
+)
+
+// woodlouseRoom is a started three-player Woodlouse room.
+func woodlouseRoom(t *testing.T, s *Server) (code, host string, toks []string) {
+	t.Helper()
+	code, host = createRoom(t, s, map[string]any{"game": "woodlouse", "players": 3})
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		_, tok := joinRoom(t, s, code, n)
+		toks = append(toks, tok)
+	}
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	return code, host, toks
+}
+
+func TestTheRefereeGivesAHeardCodeForTheTrainer(t *testing.T) {
+	s := newTestServer(t, Config{})
+	code, host, toks := woodlouseRoom(t, s)
+	assert.Equal(t, "woodlouse", s.GameOf(code))
+	m := s.Match(code)
+	require.NotNil(t, m)
+	mv, ok := m.CodeMove(2, 3)
+	require.True(t, ok)
+	seq, err := s.Apply(code, mv)
+	require.NoError(t, err)
+	assert.Equal(t, 1, seq)
+	for _, tok := range append(toks, host) {
+		st := viewOf(t, s, code, tok)
+		assert.Equal(t, 1, st.Seq)
+		require.NotEmpty(t, st.Events)
+		assert.Contains(t, st.Events[0].Text, "2 bangs and 3 claps")
+	}
+	// A refused move is the engine's refusal; unknown rooms are said.
+	_, err = s.Apply(code, game.M(mv.Seat, "code", "2", "3"))
+	assert.Error(t, err)
+	_, err = s.Apply("ZZZZ", mv)
+	assert.ErrorIs(t, err, ErrNoRoom)
+	assert.Nil(t, s.Match("ZZZZ"))
+}
+
+func TestTheRefereeCannotMoveBeforeTheStart(t *testing.T) {
+	s := newTestServer(t, Config{})
+	code, _ := createRoom(t, s, map[string]any{"game": "woodlouse"})
+	assert.Nil(t, s.Match(code))
+	_, err := s.Apply(code, game.M(0, "code", "1", "1"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "lobby")
+}
+
+func TestEveryAcceptedMovesEventsReachTheListenerInOrder(t *testing.T) {
+	s := newTestServer(t, Config{})
+	var mu sync.Mutex
+	var got []int
+	done := make(chan struct{}, 10)
+	s.OnEvents(func(room string, evs []referee.Logged) {
+		mu.Lock()
+		got = append(got, evs[0].Seq)
+		mu.Unlock()
+		done <- struct{}{}
+	})
+	code, _, toks := woodlouseRoom(t, s)
+	// The trainer's phone gives the right code, then a guesser passes.
+	var trainer int
+	for i, tok := range toks {
+		st := viewOf(t, s, code, tok)
+		if len(st.Legal) > 0 && st.Legal[0].Action == "code" {
+			trainer = i
+			r := call(t, s, "POST", "/api/rooms/"+code+"/moves", tok, map[string]any{"move": map[string]any{"action": "code", "args": st.Legal[0].Args}})
+			require.Equal(t, 200, r.status, "%s", r.body)
+		}
+	}
+	r := call(t, s, "POST", "/api/rooms/"+code+"/moves", toks[(trainer+1)%3], map[string]any{"move": "pass"})
+	require.Equal(t, 200, r.status, "%s", r.body)
+	for i := 0; i < 2; i++ {
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the listener was not called")
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []int{1, 2}, got)
+}
+
+func TestLiveNewsReachesEverySeatAndTheTable(t *testing.T) {
+	l := startLive(t, Config{})
+	code, host, toks := woodlouseRoom(t, l.Server)
+	ws := l.mustDial(t, code, toks[1], -1)
+	ws.readState()
+	require.NoError(t, l.SetLive(code, "hearing", map[string]any{"gestures": []string{"bang", "clap"}}))
+	_, frame := ws.readState() // pushed without any move
+	assert.Contains(t, string(frame), `"live":{"hearing":{"gestures":["bang","clap"]}}`)
+	for _, tok := range append(toks, host) {
+		r := call(t, l.Server, "GET", "/api/rooms/"+code+"/view", tok, nil)
+		var v struct {
+			Live map[string]json.RawMessage `json:"live"`
+		}
+		require.NoError(t, json.Unmarshal(r.body, &v))
+		assert.JSONEq(t, `{"gestures":["bang","clap"]}`, string(v.Live["hearing"]))
+	}
+	assert.ErrorIs(t, l.SetLive("ZZZZ", "x", 1), ErrNoRoom)
+	assert.Error(t, l.SetLive(code, "x", func() {}), "what cannot be marshalled is refused")
+}
