@@ -16,24 +16,46 @@ import (
 
 	"github.com/mdp/qrterminal/v3"
 
+	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/mic"
+	"github.com/tableref/tableref/audio/sound"
+	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/webremote"
 )
 
 func runServe(e *env, args []string) error {
 	var port int
-	var host, data string
-	var noMic bool
-	fs := newFlags("serve", "[--port P] [--host ADDR] [--data DIR] [--no-mic]",
+	var host, data, device, wav string
+	var noMic, quiet bool
+	fs := newFlags("serve", "[--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--quiet]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
-			"QR code of its join address here. Ctrl-C stops the server.", e.stdout)
+			"QR code of its join address here. Ctrl-C stops the server.\n\n"+
+			"The microphone serves the latest Woodlouse Chaos or Insomnia room: it hears the trainer's bangs\n"+
+			"and claps (a completed code becomes the trainer's move) and the voices' pauses and shouts, and\n"+
+			"the table screen shows what it hears. Without a microphone the trainer enters codes on the\n"+
+			"phone. The speakers ring the alarms and, when espeak-ng is installed, say the headlines.", e.stdout)
 	fs.IntVar(&port, "port", 8080, "the TCP port (0 picks a free one)")
 	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
 	fs.StringVar(&data, "data", "", "where rooms will be kept (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
-	fs.BoolVar(&noMic, "no-mic", false, "do not listen to the microphone (the microphone is not used yet)")
+	fs.StringVar(&device, "device", "", "the microphone: its index or (part of) its name, as tableref devices lists them (default: the system's)")
+	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time (for demos and tests)")
+	fs.BoolVar(&noMic, "no-mic", false, "do not listen: codes are entered on the phones")
+	fs.BoolVar(&quiet, "quiet", false, "no sounds and no spoken announcements")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if noMic && (device != "" || wav != "") {
+		return usagef("--no-mic cannot go with --device or --wav")
+	}
+	if device != "" && wav != "" {
+		return usagef("use --device or --wav, not both")
+	}
+	if wav != "" {
+		if _, err := audio.OpenWAV(wav); err != nil {
+			return inputError(listenFlags{wav: wav}, err)
+		}
 	}
 	if port < 0 || port > 65535 {
 		return usagef("--port must be from 0 to 65535, not %d", port)
@@ -68,7 +90,37 @@ func runServe(e *env, args []string) error {
 
 	out := &lockedWriter{w: e.stdout}
 	srv := webremote.New(webremote.Config{PublicURL: base, Log: out})
+	var player sound.Player = sound.Silent{}
+	if !quiet {
+		if sp, err := mic.OpenSpeaker(); err == nil {
+			player = sp
+			defer sp.Close()
+			if !sp.CanSpeak() {
+				out.printf("Announcements are shown on the table screen (install espeak-ng to hear them).\n")
+			}
+		} else {
+			out.printf("No speakers (%v): alarms and announcements are shown on the table screen only.\n", oneLine(err))
+		}
+	}
+	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{})}
+	srv.OnEvents(p.events)
+	if !noMic {
+		open := hearing.Microphone(device)
+		if wav != "" {
+			// A recording starts when a game that listens starts, so that
+			// nothing in it is played to an empty room.
+			open = p.afterStart(hearing.Recording(wav))
+			out.printf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
+		}
+		ears := hearing.Start(open, hearing.Config{}, p.heard)
+		defer func() { close(p.done); ears.Close() }()
+	} else {
+		out.printf("Not listening (--no-mic): trainers enter their codes on their phones.\n")
+	}
 	srv.OnRoom(func(code, joinURL string) {
+		if audioGames[srv.GameOf(code)] {
+			p.listenFor(code)
+		}
 		var b bytes.Buffer
 		fmt.Fprintf(&b, "\nRoom %s: players join at %s\n", code, joinURL)
 		qrterminal.GenerateHalfBlock(joinURL, qrterminal.L, &b)

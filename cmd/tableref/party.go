@@ -1,0 +1,208 @@
+package main
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tableref/tableref/audio/sound"
+	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/referee/hearing"
+	"github.com/tableref/tableref/webremote"
+)
+
+// party joins the referee's ears and voice to the web remote: the
+// microphone's codes become the Woodlouse trainer's moves, the voices timer
+// follows Insomnia, the table screen shows what is heard, and the speakers
+// say the headlines and ring the alarms.
+type party struct {
+	srv    *webremote.Server
+	player sound.Player
+	log    func(format string, a ...any)
+	done   chan struct{} // closed when the server stops
+
+	mu       sync.Mutex
+	room     string // the room the microphone listens for
+	mic      hearing.Status
+	gestures []heardGesture // the code being heard
+	lastCode *heardCode
+	voices   []heardVoice // pauses and shouts, newest last
+	talking  bool
+}
+
+type heardGesture struct {
+	Kind string  `json:"kind"` // clap or bang
+	T    float64 `json:"t"`
+}
+
+type heardCode struct {
+	Bangs int    `json:"bangs"`
+	Claps int    `json:"claps"`
+	Order string `json:"order"`
+	Used  bool   `json:"used"` // it became the trainer's move
+	Note  string `json:"note,omitempty"`
+}
+
+type heardVoice struct {
+	Kind    string  `json:"kind"` // pause or shout
+	Start   float64 `json:"start"`
+	End     float64 `json:"end"`
+	Seconds float64 `json:"seconds"`
+	DB      float64 `json:"db,omitempty"`
+}
+
+// audioGames are the games the microphone serves.
+var audioGames = map[string]bool{"woodlouse": true, "insomnia": true}
+
+const voicesKept = 20
+
+// afterStart delays an opener until the room the microphone serves has a
+// game under way.
+func (p *party) afterStart(open hearing.Opener) hearing.Opener {
+	return func() (hearing.Input, string, bool, error) {
+		for {
+			p.mu.Lock()
+			room := p.room
+			p.mu.Unlock()
+			if room != "" && p.srv.Match(room) != nil {
+				return open()
+			}
+			select {
+			case <-p.done:
+				return nil, "", false, errors.New("the server is stopping")
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+}
+
+// listenFor makes room the one the microphone serves.
+func (p *party) listenFor(room string) {
+	p.mu.Lock()
+	changed := p.room != room
+	if changed {
+		p.room, p.gestures, p.lastCode, p.voices = room, nil, nil, nil
+	}
+	p.mu.Unlock()
+	if changed {
+		p.publish(room)
+	}
+}
+
+// heard takes an event from the ears: gestures and codes for Woodlouse
+// Chaos, pauses and shouts for Insomnia.
+func (p *party) heard(ev hearing.Event) {
+	p.mu.Lock()
+	room := p.room
+	game := p.srv.GameOf(room)
+	keep := ev.Kind == "status" ||
+		game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "code") ||
+		game == "insomnia" && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
+	if !keep {
+		p.mu.Unlock()
+		return
+	}
+	switch ev.Kind {
+	case "status":
+		p.mic = hearing.Status{Listening: ev.Listening, Message: ev.Status}
+		p.log("microphone: %s\n", ev.Status)
+	case "clap", "bang":
+		p.gestures = append(p.gestures, heardGesture{ev.Kind, ev.T})
+	case "code":
+		p.gestures = nil
+		p.lastCode = &heardCode{Bangs: ev.Bangs, Claps: ev.Claps, Order: ev.Order}
+	case "pause-start":
+		p.talking = false
+	case "pause", "shout":
+		v := heardVoice{Kind: ev.Kind, Start: ev.Start, End: ev.End, Seconds: round2(ev.End - ev.Start), DB: ev.DB}
+		p.voices = append(p.voices, v)
+		if len(p.voices) > voicesKept {
+			p.voices = p.voices[len(p.voices)-voicesKept:]
+		}
+		p.talking = true
+	case "shout-start":
+		p.talking = true
+	}
+	code := p.lastCode
+	p.mu.Unlock()
+	if room == "" {
+		return
+	}
+	if ev.Kind == "code" && code != nil {
+		p.useCode(room, code)
+	}
+	if ev.Kind == "shout-start" {
+		p.player.Play(sound.Buzzer)
+	}
+	p.publish(room)
+}
+
+// useCode gives a heard code to the trainer, if one is waiting for it.
+func (p *party) useCode(room string, c *heardCode) {
+	m := p.srv.Match(room)
+	if m == nil {
+		return
+	}
+	mv, ok := m.CodeMove(c.Bangs, c.Claps)
+	if !ok {
+		p.mu.Lock()
+		c.Note = "not a time for a code"
+		p.mu.Unlock()
+		return
+	}
+	_, err := p.srv.Apply(room, mv)
+	p.mu.Lock()
+	if err != nil {
+		c.Note = err.Error()
+	} else {
+		c.Used = true
+	}
+	p.mu.Unlock()
+}
+
+// publish puts what is heard on the room's screens.
+func (p *party) publish(room string) {
+	p.mu.Lock()
+	live := map[string]any{
+		"mic":      p.mic,
+		"gestures": append([]heardGesture{}, p.gestures...),
+		"code":     p.lastCode,
+		"voices":   append([]heardVoice{}, p.voices...),
+		"talking":  p.talking,
+	}
+	p.mu.Unlock()
+	p.srv.SetLive(room, "hearing", live)
+}
+
+// events says out loud what a referee would, and rings the right sounds.
+func (p *party) events(room string, evs []referee.Logged) {
+	if g := p.srv.GameOf(room); audioGames[g] {
+		p.listenFor(room)
+	}
+	for _, e := range evs {
+		if !e.Public() {
+			continue
+		}
+		switch e.Type {
+		case "mistake", "guess-wrong":
+			p.player.Play(sound.Buzzer)
+		case "guess-right", "turn", "trainer", "attack":
+			p.player.Play(sound.Chime)
+		case "alarm", "time":
+			p.player.Play(sound.Alarm)
+		}
+		if text, ok := referee.Announcement(e); ok {
+			p.log("%s: %s\n", room, text)
+			p.player.Say(text)
+		}
+	}
+}
+
+// timerDone rings when a room's timer runs out.
+func (p *party) timerDone(room, name string) {
+	p.player.Play(sound.Alarm)
+	p.player.Say("The " + strings.TrimSpace(name) + " timer has run out.")
+}
+
+func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }

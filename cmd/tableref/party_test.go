@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// servePlay runs tableref serve with args and returns its base URL and its
+// output so far (a function: the output grows).
+func servePlay(t *testing.T, args ...string) (string, func() string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	cmd := exec.CommandContext(ctx, cliBin, append([]string{"serve", "--host", "127.0.0.1", "--port", "0", "--data", t.TempDir()}, args...)...)
+	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	cmd.Stderr = &lockedBuffer{}
+	require.NoError(t, cmd.Start())
+	out := &lockedBuffer{}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGINT)
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+		}
+		cancel()
+	})
+	base := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		re := regexp.MustCompile(`serving the web remote at (http://127\.0\.0\.1:\d+)/$`)
+		for sc.Scan() {
+			out.Write([]byte(sc.Text() + "\n"))
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				base <- m[1]
+			}
+		}
+	}()
+	select {
+	case b := <-base:
+		return b, out.String
+	case <-time.After(30 * time.Second):
+		t.Fatalf("serve did not start:\n%s", out.String())
+		return "", nil
+	}
+}
+
+func apiCall(t *testing.T, method, url, tok string, body any, into any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = strings.NewReader(string(b))
+	}
+	req, err := http.NewRequest(method, url, rd)
+	require.NoError(t, err)
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	if into != nil {
+		require.NoError(t, json.Unmarshal(data, into), "%s", data)
+	}
+	return res.StatusCode
+}
+
+// TestServeHearsTheTrainersCodeFromTheMicrophone plays a labelled recording
+// as the microphone into a Woodlouse room: its first code (3 bangs, 5
+// claps) becomes the trainer's move, judged against the card, announced,
+// and shown on every screen with what the microphone heard.
+func TestServeHearsTheTrainersCodeFromTheMicrophone(t *testing.T) {
+	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
+	if _, err := os.Stat(wav); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("corpus file missing: %v", err)
+		}
+		t.Skipf("corpus file missing: %v", err)
+	}
+	base, out := servePlay(t, "--quiet", "--wav", wav)
+	var room struct {
+		Room string `json:"room"`
+		Host string `json:"host_token"`
+	}
+	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &room))
+	var seats []string
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		var j struct{ Token string }
+		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
+		seats = append(seats, j.Token)
+	}
+	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+
+	type view struct {
+		Seq    int `json:"seq"`
+		Events []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"events"`
+		Live struct {
+			Hearing struct {
+				Mic  struct{ Message string } `json:"mic"`
+				Code *struct {
+					Bangs, Claps int
+					Used         bool
+				} `json:"code"`
+			} `json:"hearing"`
+		} `json:"live"`
+	}
+	var v view
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", room.Host, nil, &v)
+		if v.Seq >= 1 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	require.GreaterOrEqual(t, v.Seq, 1, "the heard code never became a move\n%s", out())
+	require.NotEmpty(t, v.Events)
+	assert.Contains(t, v.Events[0].Text, "Ann gives 3 bangs and 5 claps")
+	assert.Contains(t, []string{"code", "mistake"}, v.Events[0].Type)
+	require.NotNil(t, v.Live.Hearing.Code, "the table shows the heard code")
+	assert.Equal(t, 3, v.Live.Hearing.Code.Bangs)
+	assert.Equal(t, 5, v.Live.Hearing.Code.Claps)
+	assert.True(t, v.Live.Hearing.Code.Used)
+	assert.Contains(t, v.Live.Hearing.Mic.Message, "listening to")
+	// A phone sees the same public news.
+	var pv view
+	apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", seats[1], nil, &pv)
+	require.NotNil(t, pv.Live.Hearing.Code)
+	assert.Contains(t, out(), "microphone: listening to")
+}
+
+func TestServeWithoutAMicrophoneSaysSoAndRefusesBadFlags(t *testing.T) {
+	_, out := servePlay(t, "--quiet", "--no-mic")
+	assert.Contains(t, out(), "Not listening (--no-mic)")
+	r := cliRun(t, nil, "serve", "--no-mic", "--wav", "x.wav")
+	cliAssertError(t, r, 2, "--no-mic cannot go with --device or --wav")
+	r = cliRun(t, nil, "serve", "--wav", "/nonexistent.wav")
+	cliAssertError(t, r, 1, "no such file")
+}
