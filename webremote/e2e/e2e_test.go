@@ -91,11 +91,13 @@ func (p page) shot(dir, file string) {
 	require.NoError(p.t, os.WriteFile(filepath.Join(dir, file), png, 0o644))
 }
 
-func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
+// serveAndBrowse starts a web remote on loopback and a headless Chromium,
+// both stopped when the test ends, and returns the server's address and the
+// browser's context (each page opens its own browser context from it).
+func serveAndBrowse(t *testing.T, limit time.Duration) (string, context.Context) {
+	t.Helper()
 	exe := browser(t)
-	out := artifacts(t)
-
-	srv := webremote.New(webremote.Config{RateLimit: -1})
+	srv := webremote.New(webremote.Config{RateLimit: -1}) // every page comes from 127.0.0.1
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	go srv.Serve(ln)
@@ -104,17 +106,19 @@ func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
 		defer cancel()
 		srv.Shutdown(ctx)
 	})
-	base := "http://" + ln.Addr().String()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	defer cancel()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
 	root, cancelRoot := chromedp.NewContext(alloc)
-	defer cancelRoot()
+	t.Cleanup(func() { cancelRoot(); cancelAlloc(); cancel() })
 	require.NoError(t, chromedp.Do(root)) // start the browser
+	return "http://" + ln.Addr().String(), root
+}
+
+func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
+	out := artifacts(t)
+	base, root := serveAndBrowse(t, 90*time.Second)
 
 	// The host creates the room on the laptop.
 	hostCtx, cancelHost := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
@@ -204,27 +208,8 @@ func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
 // phone page and the table page of a started room and checks that the game
 // is drawn (its own renderer, not the fallback) with no script error.
 func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
-	exe := browser(t)
 	out := artifacts(t)
-	srv := webremote.New(webremote.Config{RateLimit: -1})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	go srv.Serve(ln)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-		defer cancel()
-		srv.Shutdown(ctx)
-	})
-	base := "http://" + ln.Addr().String()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox, chromedp.Headless,
-		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900))
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelAlloc()
-	root, cancelRoot := chromedp.NewContext(alloc)
-	defer cancelRoot()
-	require.NoError(t, chromedp.Do(root))
+	base, root := serveAndBrowse(t, 120*time.Second)
 
 	// What only each game's own renderer writes, and what the first seat's
 	// phone draws of its private view.
