@@ -215,6 +215,25 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 	onRoom := s.onRoom
 	s.mu.Unlock()
 
+	r.mu.Lock()
+	j, jerr := s.openJournal(code)
+	var perr *apiError
+	if jerr == nil {
+		r.journal = j
+		perr = r.persistLocked()
+	}
+	r.mu.Unlock()
+	if jerr != nil || perr != nil {
+		s.mu.Lock()
+		delete(s.rooms, code)
+		delete(s.tokens, host)
+		s.mu.Unlock()
+		if perr != nil {
+			return perr
+		}
+		return fail(fiber.StatusInternalServerError, "the server cannot save rooms in its data directory: "+jerr.Error())
+	}
+
 	s.logf("room %s: created for %s (%d seats)", code, info.ID, seats)
 	if onRoom != nil {
 		onRoom(code, r.joinURL)

@@ -101,7 +101,10 @@ func (s *Server) Apply(code string, mv game.Move) (int, error) {
 	}
 	if r.match.Over() {
 		r.status = statusOver
-		r.s.logf("room %s: the game is over", r.code)
+	}
+	if aerr := r.persistLocked(); aerr != nil {
+		r.undoLastMoveLocked()
+		return seq - 1, errors.New(aerr.msg)
 	}
 	r.broadcastLocked(nil)
 	s.notify(code, evs)

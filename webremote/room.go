@@ -11,6 +11,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/referee/journal"
 	"github.com/tableref/tableref/rules/game"
 )
 
@@ -76,6 +77,7 @@ type room struct {
 	byToken map[string]int
 	match   *referee.Match
 	clients map[*client]struct{}
+	journal *journal.Journal           // nil: not saved (Config.Data unset)
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
 }
@@ -342,7 +344,15 @@ func (r *room) join(name string) (int, string, *apiError) {
 	if r.match != nil {
 		_ = r.match.Rename(seat, name) // seat is in range: it is one of the match's
 	}
+	before := r.seats[seat]
 	r.seats[seat] = &player{name: name, token: tok}
+	if err := r.persistLocked(); err != nil {
+		r.seats[seat] = before
+		if r.match != nil && before != nil {
+			_ = r.match.Rename(seat, before.name)
+		}
+		return 0, "", err
+	}
 	r.byToken[tok] = seat
 	r.s.addToken(tok, r)
 	r.s.logf("room %s: %s joined seat %d", r.code, name, seat)
@@ -507,6 +517,15 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 	}
 	if r.match.Over() {
 		r.status = statusOver
+	}
+	if err := r.persistLocked(); err != nil {
+		r.undoLastMoveLocked()
+		if req.ID != "" {
+			delete(p.ids, req.ID)
+		}
+		return answer{}, err
+	}
+	if r.status == statusOver {
 		r.s.logf("room %s: the game is over", r.code)
 	}
 	r.broadcastLocked(nil)
@@ -544,7 +563,12 @@ func (r *room) start(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	r.seats = players
+	seatsBefore := r.seats
+	r.seats, r.match, r.status = players, m, statusPlaying
+	if err := r.persistLocked(); err != nil {
+		r.seats, r.match, r.status = seatsBefore, nil, statusLobby
+		return err
+	}
 	for i, p := range players {
 		r.byToken[p.token] = i
 	}
@@ -553,8 +577,6 @@ func (r *room) start(tok string) *apiError {
 			c.who.seat = r.byToken[c.token]
 		}
 	}
-	r.match = m
-	r.status = statusPlaying
 	r.s.logf("room %s: started %s with %d players", r.code, r.info.ID, len(players))
 	r.broadcastLocked(nil)
 	return nil
@@ -574,8 +596,12 @@ func (r *room) restart(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	r.match = m
-	r.status = statusPlaying
+	matchBefore, statusBefore := r.match, r.status
+	r.match, r.status = m, statusPlaying
+	if err := r.persistLocked(); err != nil {
+		r.match, r.status = matchBefore, statusBefore
+		return err
+	}
 	for _, p := range r.seats {
 		p.ids, p.order = nil, nil
 	}
@@ -613,6 +639,9 @@ func (r *room) kick(tok string, seat *int) *apiError {
 	} else {
 		p.token, p.ids, p.order = "", nil, nil
 	}
+	if err := r.persistLocked(); err != nil {
+		return err
+	}
 	r.closeTokenLocked(old, "you were removed from the room")
 	r.s.logf("room %s: %s removed from seat %d", r.code, p.name, n)
 	r.broadcastLocked(nil)
@@ -629,7 +658,12 @@ func (r *room) lock(tok string, locked *bool) *apiError {
 	if locked == nil {
 		return fail(fiber.StatusBadRequest, `say {"locked":true} or {"locked":false}`)
 	}
+	was := r.locked
 	r.locked = *locked
+	if err := r.persistLocked(); err != nil {
+		r.locked = was
+		return err
+	}
 	r.broadcastLocked(nil)
 	return nil
 }
@@ -647,10 +681,15 @@ func (r *room) pause(tok string, paused *bool) *apiError {
 	if r.status != statusPlaying && r.status != statusPaused {
 		return fail(fiber.StatusConflict, "there is no game in play to pause or resume (the room is "+r.status+")")
 	}
+	was := r.status
 	if *paused {
 		r.status = statusPaused
 	} else {
 		r.status = statusPlaying
+	}
+	if err := r.persistLocked(); err != nil {
+		r.status = was
+		return err
 	}
 	r.broadcastLocked(nil)
 	return nil
@@ -663,7 +702,17 @@ func (r *room) end(tok string) *apiError {
 	if err := r.hostLocked(tok); err != nil {
 		return err
 	}
+	was := r.status
 	r.status = statusEnded
+	if err := r.persistLocked(); err != nil {
+		r.status = was
+		return err
+	}
+	if r.journal != nil {
+		r.journal.Close()
+		_ = journal.Dir(r.s.cfg.Data).Retire(r.code)
+		r.journal = nil
+	}
 	toks := []string{r.host}
 	for t := range r.byToken {
 		toks = append(toks, t)
@@ -681,4 +730,19 @@ func (r *room) end(tok string) *apiError {
 	}
 	r.s.logf("room %s: ended", r.code)
 	return nil
+}
+
+// undoLastMoveLocked takes back the last accepted move (it could not be
+// saved): the match is replayed without it.
+func (r *room) undoLastMoveLocked() {
+	moves := r.match.Moves()
+	m, err := referee.Replay(r.g, r.match.Config(), r.match.Names(), moves[:len(moves)-1])
+	if err != nil { // cannot happen: those moves were all accepted
+		r.s.logf("room %s: cannot take back a move: %v", r.code, err)
+		return
+	}
+	r.match = m
+	if r.status == statusOver {
+		r.status = statusPlaying
+	}
 }

@@ -18,7 +18,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/tableref/tableref/referee"
 	"io"
 	"net"
 	"strings"
@@ -27,6 +26,8 @@ import (
 
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/tableref/tableref/referee"
 )
 
 // BodyLimit is the largest request body and websocket frame accepted.
@@ -38,6 +39,7 @@ type Config struct {
 	Seed      func() uint64 // seeds for new games; nil = crypto/rand
 	Log       io.Writer     // one line per room event (created, joined, started, ended); nil = discard. Never tokens or views.
 	RateLimit int           // requests per second per token/address; 0 = 20; negative = no limit
+	Data      string        // a directory for the rooms' journals; "" = rooms in memory only
 }
 
 // Server is the web remote: rooms, the API, the pages and the websockets.
@@ -85,6 +87,9 @@ func New(cfg Config) *Server {
 		EnableTrustedProxyCheck: false,
 	})
 	s.routes()
+	if cfg.Data != "" {
+		s.resume()
+	}
 	return s
 }
 

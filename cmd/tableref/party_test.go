@@ -159,3 +159,87 @@ func TestServeWithoutAMicrophoneSaysSoAndRefusesBadFlags(t *testing.T) {
 	r = cliRun(t, nil, "serve", "--wav", "/nonexistent.wav")
 	cliAssertError(t, r, 1, "no such file")
 }
+
+// TestAKilledServerLosesNoAcknowledgedMove kills tableref serve with
+// SIGKILL in the middle of a game and starts it again on the same data:
+// every move it acknowledged is there, every seat's view is the same, and
+// the phones' tokens still work.
+func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
+	data := t.TempDir()
+	start := func() (string, *exec.Cmd) {
+		cmd := exec.Command(cliBin, "serve", "--host", "127.0.0.1", "--port", "0", "--data", data, "--no-mic", "--quiet")
+		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
+		stdout, err := cmd.StdoutPipe()
+		require.NoError(t, err)
+		require.NoError(t, cmd.Start())
+		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+		sc := bufio.NewScanner(stdout)
+		re := regexp.MustCompile(`serving the web remote at (http://127\.0\.0\.1:\d+)/$`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				go func() {
+					for sc.Scan() {
+					}
+				}()
+				return m[1], cmd
+			}
+		}
+		t.Fatal("serve did not start")
+		return "", nil
+	}
+	base, cmd := start()
+	var room struct {
+		Room string `json:"room"`
+		Host string `json:"host_token"`
+	}
+	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "celestial", "players": 3}, &room))
+	toks := []string{room.Host}
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		var j struct{ Token string }
+		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
+		toks = append(toks, j.Token)
+	}
+	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	type st struct {
+		Seq   int             `json:"seq"`
+		View  json.RawMessage `json:"view"`
+		Legal []struct {
+			Action string   `json:"action"`
+			Args   []string `json:"args"`
+		} `json:"legal"`
+	}
+	acked := 0
+	for i := 0; i < 12; i++ {
+		for _, tok := range toks[1:] {
+			time.Sleep(60 * time.Millisecond) // each phone well under the server's 20 requests a second
+			var v st
+			require.Equal(t, 200, apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", tok, nil, &v))
+			if len(v.Legal) == 0 {
+				continue
+			}
+			mv := v.Legal[i%len(v.Legal)]
+			var ok struct {
+				OK  bool `json:"ok"`
+				Seq int  `json:"seq"`
+			}
+			if apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/moves", tok, map[string]any{"move": map[string]any{"action": mv.Action, "args": mv.Args}}, &ok) == 200 {
+				acked = ok.Seq
+			}
+		}
+	}
+	require.Greater(t, acked, 6)
+	before := make([]st, len(toks))
+	for i, tok := range toks {
+		require.Equal(t, 200, apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", tok, nil, &before[i]))
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	cmd.Wait()
+
+	base2, _ := start()
+	for i, tok := range toks {
+		var after st
+		require.Equal(t, 200, apiCall(t, "GET", base2+"/api/rooms/"+room.Room+"/view", tok, nil, &after))
+		assert.Equal(t, acked, after.Seq, "every acknowledged move is there")
+		assert.JSONEq(t, string(before[i].View), string(after.View), "token %d sees the same", i)
+	}
+}

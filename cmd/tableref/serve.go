@@ -38,7 +38,7 @@ func runServe(e *env, args []string) error {
 			"phone. The speakers ring the alarms and, when espeak-ng is installed, say the headlines.", e.stdout)
 	fs.IntVar(&port, "port", 8080, "the TCP port (0 picks a free one)")
 	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
-	fs.StringVar(&data, "data", "", "where rooms will be kept (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
+	fs.StringVar(&data, "data", "", "where rooms are kept, to resume them after a restart (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
 	fs.StringVar(&device, "device", "", "the microphone: its index or (part of) its name, as tableref devices lists them (default: the system's)")
 	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time (for demos and tests)")
 	fs.BoolVar(&noMic, "no-mic", false, "do not listen: codes are entered on the phones")
@@ -89,7 +89,7 @@ func runServe(e *env, args []string) error {
 	base := "http://" + net.JoinHostPort(publicHost(host), strconv.Itoa(actual))
 
 	out := &lockedWriter{w: e.stdout}
-	srv := webremote.New(webremote.Config{PublicURL: base, Log: out})
+	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: filepath.Join(data, "rooms")})
 	var player sound.Player = sound.Silent{}
 	if !quiet {
 		if sp, err := mic.OpenSpeaker(); err == nil {
