@@ -66,6 +66,17 @@ func (s *Server) routes() {
 		}
 		return r.kick(tok, b.Seat)
 	}))
+	api.Post("/rooms/:room/timers", s.hostAction(func(r *room, tok string, body []byte) *apiError {
+		var b struct {
+			Name    string `json:"name"`
+			Action  string `json:"action"`
+			Seconds int    `json:"seconds"`
+		}
+		if err := decode(body, &b); err != nil {
+			return err
+		}
+		return r.timerAction(tok, b.Name, b.Action, b.Seconds)
+	}))
 	a.Get("/ws/:room", s.limit, s.wsCheck, websocket.New(s.wsServe, websocket.Config{ReadBufferSize: 4096, WriteBufferSize: 4096}))
 }
 

@@ -39,6 +39,7 @@ type saved struct {
 	Seed    uint64            `json:"seed,omitempty"`
 	Moves   []game.Move       `json:"moves,omitempty"`
 	Started bool              `json:"started,omitempty"`
+	Timers  []*roomTimer      `json:"timers,omitempty"`
 }
 
 type savedSeat struct {
@@ -62,6 +63,7 @@ func (r *room) persistLocked() *apiError {
 	if r.match != nil {
 		rec.Started, rec.Seed, rec.Moves = true, r.match.Config().Seed, r.match.Moves()
 	}
+	rec.Timers = r.timers
 	if err := r.journal.Append(rec); err != nil {
 		r.s.logf("room %s: NOT SAVED: %v", r.code, err)
 		return fail(fiber.StatusInternalServerError, "the server could not save this to its disk ("+err.Error()+"); nothing was changed")
@@ -99,6 +101,9 @@ func (s *Server) resume() {
 		}
 		r.journal = j
 		s.rooms[r.code] = r
+		for _, t := range r.timers {
+			r.scheduleLocked(t) // a running timer ran on while the server was down
+		}
 		s.tokens[r.host] = r
 		for tok := range r.byToken {
 			s.tokens[tok] = r
@@ -160,6 +165,7 @@ func (s *Server) restore(recs []json.RawMessage) (*room, error) {
 		}
 		r.match = m
 	}
+	r.timers = rec.Timers
 	return r, nil
 }
 

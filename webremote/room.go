@@ -77,7 +77,8 @@ type room struct {
 	byToken map[string]int
 	match   *referee.Match
 	clients map[*client]struct{}
-	journal *journal.Journal           // nil: not saved (Config.Data unset)
+	journal *journal.Journal // nil: not saved (Config.Data unset)
+	timers  []*roomTimer
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
 }
@@ -144,6 +145,7 @@ type state struct {
 	Over   bool             `json:"over"`
 	Result *game.Result     `json:"result"`
 	Events []referee.Logged `json:"events"`
+	Timers []timerInfo      `json:"timers"`
 	// Live is public news from the referee itself (what the microphone
 	// hears), the same for every seat and the table.
 	Live map[string]json.RawMessage `json:"live,omitempty"`
@@ -197,6 +199,7 @@ func (r *room) stateLocked(w who, since int) state {
 	if len(r.live) > 0 {
 		st.Live = r.live
 	}
+	st.Timers = r.timerInfosLocked()
 	if r.status == statusPlaying && snap.Legal != nil {
 		for _, mv := range snap.Legal {
 			if !slices.Contains(r.info.RefereeActions, mv.Action) {
@@ -565,6 +568,7 @@ func (r *room) start(tok string) *apiError {
 	}
 	seatsBefore := r.seats
 	r.seats, r.match, r.status = players, m, statusPlaying
+	r.startGameTimersLocked()
 	if err := r.persistLocked(); err != nil {
 		r.seats, r.match, r.status = seatsBefore, nil, statusLobby
 		return err
@@ -598,6 +602,7 @@ func (r *room) restart(tok string) *apiError {
 	}
 	matchBefore, statusBefore := r.match, r.status
 	r.match, r.status = m, statusPlaying
+	r.startGameTimersLocked()
 	if err := r.persistLocked(); err != nil {
 		r.match, r.status = matchBefore, statusBefore
 		return err
@@ -681,14 +686,16 @@ func (r *room) pause(tok string, paused *bool) *apiError {
 	if r.status != statusPlaying && r.status != statusPaused {
 		return fail(fiber.StatusConflict, "there is no game in play to pause or resume (the room is "+r.status+")")
 	}
-	was := r.status
+	was, timersBefore := r.status, r.snapshotTimers()
 	if *paused {
 		r.status = statusPaused
 	} else {
 		r.status = statusPlaying
 	}
+	r.holdTimersLocked(*paused)
 	if err := r.persistLocked(); err != nil {
-		r.status = was
+		r.status, r.timers = was, timersBefore
+		r.holdTimersLocked(was == statusPaused)
 		return err
 	}
 	r.broadcastLocked(nil)
@@ -707,6 +714,11 @@ func (r *room) end(tok string) *apiError {
 	if err := r.persistLocked(); err != nil {
 		r.status = was
 		return err
+	}
+	for _, t := range r.timers {
+		if t.stop != nil {
+			t.stop()
+		}
 	}
 	if r.journal != nil {
 		r.journal.Close()

@@ -28,6 +28,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/referee/timer"
 )
 
 // BodyLimit is the largest request body and websocket frame accepted.
@@ -40,6 +41,7 @@ type Config struct {
 	Log       io.Writer     // one line per room event (created, joined, started, ended); nil = discard. Never tokens or views.
 	RateLimit int           // requests per second per token/address; 0 = 20; negative = no limit
 	Data      string        // a directory for the rooms' journals; "" = rooms in memory only
+	Clock     timer.Clock   // the rooms' timers' clock; nil = the wall clock
 }
 
 // Server is the web remote: rooms, the API, the pages and the websockets.
@@ -55,6 +57,7 @@ type Server struct {
 
 	events   chan batch // to the OnEvents listener
 	onEvents func(room string, evs []referee.Logged)
+	onTimer  func(room, name string)
 
 	logMu sync.Mutex
 }

@@ -104,6 +104,7 @@ func runServe(e *env, args []string) error {
 	}
 	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{})}
 	srv.OnEvents(p.events)
+	srv.OnTimer(p.timerDone)
 	if !noMic {
 		open := hearing.Microphone(device)
 		if wav != "" {

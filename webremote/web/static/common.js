@@ -341,8 +341,17 @@ export function timersEl(st) {
   const ts = st.timers || [];
   if (!ts.length) return null;
   return h("div.timers", ts.map((t) => {
-    const left = t.running && t.due_at ? Math.max(0, t.due_at - Date.now()) : t.left_ms;
-    const s = Math.ceil(left / 1000);
-    return h("div.timer", { "data-timer": t.name }, `${t.name} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);
+    const el = h("div.timer", { "data-timer": t.name, "data-due": t.running ? t.due_at : "", "data-left": t.left_ms });
+    show(el);
+    return el;
   }));
 }
+
+function show(el) {
+  const left = el.dataset.due ? Math.max(0, +el.dataset.due - Date.now()) : +el.dataset.left;
+  const s = Math.ceil(left / 1000);
+  el.textContent = `${el.dataset.timer} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+// tick redraws the running timers between the server's pushes.
+export function tick() { document.querySelectorAll("[data-timer]").forEach(show); }

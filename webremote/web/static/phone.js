@@ -1,6 +1,6 @@
 // The phone: join a room with a name, then show this seat's private view,
 // whose turn it is and what the player can do, as big buttons.
-import { $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, movesEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
+import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, movesEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
 
 const room = roomFromPath();
 const key = "tableref.seat." + room;
@@ -83,4 +83,5 @@ async function boot() {
   if (r.status === 401 || r.status === 404) { localStorage.removeItem(key); return joinForm(r.data.error); }
   start(token);
 }
+setInterval(tick, 250);
 boot();

@@ -1,6 +1,6 @@
 // The table screen (the host's laptop or a TV): the public view, large; the
 // room code and QR while people join; the host's controls.
-import { $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
+import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
 
 const room = roomFromPath();
 const key = "tableref.host." + room;
@@ -32,6 +32,11 @@ function render(st) {
     !lobby && r.status !== "over" ? h("button", { id: "pause", onclick: () => host("pause", { paused: r.status !== "paused" }) }, r.status === "paused" ? "Resume" : "Pause") : null,
     !lobby ? h("button", { id: "restart", onclick: () => host("restart", {}, "Start a new game with the same players?") }, "New game") : null,
     h("button.danger", { id: "end", onclick: () => host("end", {}, "End this room for everyone?") }, "End the room"));
+  const tname = h("input", { id: "timer-name", placeholder: "timer name", value: "sand", maxlength: "24" });
+  const tsecs = h("input", { id: "timer-seconds", type: "number", min: "1", max: "7200", value: "60" });
+  const timer = (action) => host("timers", { name: tname.value, action, seconds: +tsecs.value });
+  const timers = h("div.panel", h("h2", "Timers"), h("div.row", tname, tsecs),
+    h("div.row", ["create", "start", "pause", "flip", "reset", "delete"].map((a) => h("button", { "data-timer-action": a, onclick: () => timer(a) }, a))));
   const join = h("div.panel", { id: "join" },
     h("div.muted", "Room"), h("div.code", r.code),
     h("img.qr", { src: `/api/rooms/${r.code}/qr.png`, alt: "QR code to join" }),
@@ -45,7 +50,7 @@ function render(st) {
     h("h1", `${r.name} · room ${r.code}`),
     h("div.tablegrid",
       h("div", lobby ? h("div.panel", h("h2", `Players (${r.players.length} of ${r.seats})`), players, h("p.muted", "Scan the code with your phone to join.")) : main),
-      h("div", join, h("div.panel", h("h2", "Host"), controls), h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 10)))));
+      h("div", join, h("div.panel", h("h2", "Host"), controls), timers, h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 10)))));
 }
 
 function boot() {
@@ -55,6 +60,6 @@ function boot() {
   }
   connect(room, token, { onState: render, onOnline: (on) => $("#offline").classList.toggle("show", !on),
     onRevoked: () => fill(app, h("h1", `Room ${room} has ended`), h("a.btn", { href: "/" }, "Create a room")) });
-  setInterval(() => document.querySelectorAll("[data-timer]").length && 0, 1000);
+  setInterval(tick, 250);
 }
 boot();

@@ -1,0 +1,232 @@
+package webremote
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/tableref/tableref/referee/timer"
+	"github.com/tableref/tableref/rules/game"
+)
+
+// Timers live in the room, on the server: authoritative, journalled with
+// the room, paused with it, and unaffected by phones coming and going. The
+// state carries each timer's length, what is left and, while it runs, when
+// it is due, so pages count down on their own between pushes.
+
+const maxTimers = 8
+
+// meetingTimer is the Purse Snatcher meeting's clock: when it runs out the
+// referee applies the game's "time" move.
+const meetingTimer = "meeting"
+
+// timerInfo is a timer as the state shows it.
+type timerInfo struct {
+	Name     string `json:"name"`
+	LengthMS int64  `json:"length_ms"`
+	LeftMS   int64  `json:"left_ms"`
+	Running  bool   `json:"running"`
+	DueAt    int64  `json:"due_at,omitempty"` // unix milliseconds, while running
+}
+
+// roomTimer is a timer and the room's bookkeeping for it.
+type roomTimer struct {
+	timer.Timer
+	Held bool `json:"held,omitempty"` // stopped by the room's pause; runs again on resume
+	stop func() bool
+}
+
+func (s *Server) clock() timer.Clock {
+	if s.cfg.Clock != nil {
+		return s.cfg.Clock
+	}
+	return timer.Real{}
+}
+
+func (r *room) timerInfosLocked() []timerInfo {
+	now := r.s.clock().Now()
+	out := make([]timerInfo, 0, len(r.timers))
+	for _, t := range r.timers {
+		ti := timerInfo{Name: t.Name, LengthMS: t.Length.Milliseconds(), LeftMS: t.Remaining(now).Milliseconds(), Running: t.Running()}
+		if due, ok := t.DueAt(); ok {
+			ti.DueAt = due.UnixMilli()
+		}
+		out = append(out, ti)
+	}
+	return out
+}
+
+func (r *room) findTimer(name string) *roomTimer {
+	for _, t := range r.timers {
+		if strings.EqualFold(t.Name, name) {
+			return t
+		}
+	}
+	return nil
+}
+
+// scheduleLocked arranges for a running timer to ring when it is due.
+func (r *room) scheduleLocked(t *roomTimer) {
+	if t.stop != nil {
+		t.stop()
+		t.stop = nil
+	}
+	due, ok := t.DueAt()
+	if !ok {
+		return
+	}
+	clock := r.s.clock()
+	t.stop = clock.AfterFunc(due.Sub(clock.Now()), func() { r.ring(t) })
+}
+
+// ring is called when a timer is due.
+func (r *room) ring(t *roomTimer) {
+	r.mu.Lock()
+	now := r.s.clock().Now()
+	if r.status == statusEnded || !slices.Contains(r.timers, t) || !t.Running() || !t.Expired(now) {
+		r.mu.Unlock()
+		return
+	}
+	t.Pause(now) // stopped at 0:00
+	t.stop = nil
+	name := t.Name
+	var refMove *game.Move
+	if name == meetingTimer && r.match != nil && r.status == statusPlaying {
+		for _, seat := range r.match.Snapshot(game.Table, 0).Turn {
+			mv := game.M(seat, "time")
+			refMove = &mv
+			break
+		}
+	}
+	_ = r.persistLocked()
+	r.broadcastLocked(nil)
+	code, on := r.code, r.s.onTimer
+	r.mu.Unlock()
+	r.s.logf("room %s: the %s timer has run out", code, name)
+	if refMove != nil {
+		if _, err := r.s.Apply(code, *refMove); err != nil {
+			r.s.logf("room %s: the meeting's time is up, but: %v", code, err)
+		}
+	}
+	if on != nil {
+		on(code, name)
+	}
+}
+
+// OnTimer registers f, called when a room's timer runs out (the referee
+// rings the alarm).
+func (s *Server) OnTimer(f func(room, name string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onTimer = f
+}
+
+// timerAction is the host's timer control: create, start, pause, flip,
+// reset or delete.
+func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 24 {
+		return fail(fiber.StatusBadRequest, `name the timer (1 to 24 letters): {"name":"sand","action":"start"}`)
+	}
+	now := r.s.clock().Now()
+	t := r.findTimer(name)
+	if action != "create" && t == nil {
+		return fail(fiber.StatusNotFound, fmt.Sprintf("no timer %q in room %s", name, r.code))
+	}
+	before := r.snapshotTimers()
+	switch action {
+	case "create":
+		if t != nil {
+			return fail(fiber.StatusConflict, fmt.Sprintf("there is already a timer %q", name))
+		}
+		if seconds < 1 || seconds > 7200 {
+			return fail(fiber.StatusBadRequest, "a timer runs 1 to 7200 seconds")
+		}
+		if len(r.timers) >= maxTimers {
+			return fail(fiber.StatusConflict, fmt.Sprintf("a room has at most %d timers", maxTimers))
+		}
+		r.timers = append(r.timers, &roomTimer{Timer: timer.New(name, time.Duration(seconds)*time.Second)})
+	case "start":
+		if r.status == statusPaused {
+			t.Held = true // it runs when the room resumes
+		} else {
+			t.Start(now)
+		}
+	case "pause":
+		t.Pause(now)
+		t.Held = false
+	case "flip":
+		t.Flip(now)
+	case "reset":
+		t.Reset()
+		t.Held = false
+	case "delete":
+		r.timers = slices.DeleteFunc(r.timers, func(x *roomTimer) bool { return x == t })
+	default:
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", action))
+	}
+	if err := r.persistLocked(); err != nil {
+		r.timers = before
+		return err
+	}
+	for _, x := range r.timers {
+		r.scheduleLocked(x)
+	}
+	if t != nil && action == "delete" && t.stop != nil {
+		t.stop()
+	}
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// snapshotTimers copies the timers (to take a change back).
+func (r *room) snapshotTimers() []*roomTimer {
+	out := make([]*roomTimer, len(r.timers))
+	for i, t := range r.timers {
+		c := *t
+		out[i] = &c
+	}
+	return out
+}
+
+// holdTimersLocked stops the running timers when the room pauses, and
+// runs them again when it resumes.
+func (r *room) holdTimersLocked(paused bool) {
+	now := r.s.clock().Now()
+	for _, t := range r.timers {
+		switch {
+		case paused && t.Running():
+			t.Pause(now)
+			t.Held = true
+		case !paused && t.Held:
+			t.Held = false
+			t.Start(now)
+		}
+		r.scheduleLocked(t)
+	}
+}
+
+// startGameTimersLocked gives a game the timers its rules need: Purse
+// Snatcher's meeting clock, of the game's minutes option.
+func (r *room) startGameTimersLocked() {
+	if r.info.ID != "pursesnatcher" {
+		return
+	}
+	minutes := 15
+	if v, ok := r.options["minutes"]; ok {
+		fmt.Sscan(v, &minutes)
+	}
+	r.timers = slices.DeleteFunc(r.timers, func(t *roomTimer) bool { return t.Name == meetingTimer })
+	t := &roomTimer{Timer: timer.New(meetingTimer, time.Duration(minutes)*time.Minute)}
+	t.Start(r.s.clock().Now())
+	r.timers = append(r.timers, t)
+	r.scheduleLocked(t)
+}

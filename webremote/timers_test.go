@@ -1,0 +1,140 @@
+package webremote
+
+import (
+	"encoding/json"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/referee/timer"
+)
+
+type timerState struct {
+	Timers []timerInfo `json:"timers"`
+}
+
+func timersOf(t *testing.T, s *Server, code, tok string) []timerInfo {
+	t.Helper()
+	var st timerState
+	r := call(t, s, "GET", "/api/rooms/"+code+"/view", tok, nil)
+	require.Equal(t, 200, r.status)
+	require.NoError(t, jsonUnmarshal(r.body, &st))
+	return st.Timers
+}
+
+func timerCall(t *testing.T, s *Server, code, tok string, body map[string]any) resp {
+	t.Helper()
+	return call(t, s, "POST", "/api/rooms/"+code+"/timers", tok, body)
+}
+
+func TestATimerRunsPausesWithTheRoomAndRings(t *testing.T) {
+	clock := &timer.Fake{}
+	s := newTestServer(t, Config{Clock: clock})
+	var mu sync.Mutex
+	var rung []string
+	s.OnTimer(func(room, name string) { mu.Lock(); rung = append(rung, room+" "+name); mu.Unlock() })
+	code, host, toks := woodlouseRoom(t, s)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 90}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+	ts := timersOf(t, s, code, toks[0]) // every seat sees the timers
+	require.Len(t, ts, 1)
+	assert.True(t, ts[0].Running)
+	assert.Equal(t, clock.Now().Add(90*time.Second).UnixMilli(), ts[0].DueAt)
+
+	clock.Advance(30 * time.Second)
+	assert.Equal(t, int64(60000), timersOf(t, s, code, host)[0].LeftMS)
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/pause", host, map[string]any{"paused": true}).status)
+	clock.Advance(10 * time.Minute)
+	ts = timersOf(t, s, code, host)
+	assert.False(t, ts[0].Running, "paused with the room")
+	assert.Equal(t, int64(60000), ts[0].LeftMS)
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/pause", host, map[string]any{"paused": false}).status)
+	assert.True(t, timersOf(t, s, code, host)[0].Running, "and runs on when it resumes")
+	clock.Advance(59 * time.Second)
+	mu.Lock()
+	assert.Empty(t, rung)
+	mu.Unlock()
+	clock.Advance(2 * time.Second)
+	mu.Lock()
+	assert.Equal(t, []string{code + " sand"}, rung)
+	mu.Unlock()
+	ts = timersOf(t, s, code, host)
+	assert.False(t, ts[0].Running)
+	assert.Equal(t, int64(0), ts[0].LeftMS)
+
+	// Flip it: the sand runs back; reset; delete.
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "flip"}).status)
+	assert.Equal(t, int64(90000), timersOf(t, s, code, host)[0].LeftMS)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "SAND", "action": "delete"}).status)
+	assert.Empty(t, timersOf(t, s, code, host))
+}
+
+func TestTimerRequestsThatMakeNoSenseAreRefused(t *testing.T) {
+	s := newTestServer(t, Config{Clock: &timer.Fake{}})
+	code, host, toks := woodlouseRoom(t, s)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "egg", "action": "create", "seconds": 180}).status)
+	for _, c := range []struct {
+		tok    string
+		body   map[string]any
+		status int
+		want   string
+	}{
+		{toks[0], map[string]any{"name": "egg", "action": "start"}, 403, "only the host"},
+		{host, map[string]any{"name": "egg", "action": "create", "seconds": 10}, 409, "already a timer"},
+		{host, map[string]any{"name": "x", "action": "create", "seconds": 0}, 400, "1 to 7200 seconds"},
+		{host, map[string]any{"name": "nope", "action": "start"}, 404, "no timer"},
+		{host, map[string]any{"name": "egg", "action": "boil"}, 400, "not a timer action"},
+		{host, map[string]any{"action": "start"}, 400, "name the timer"},
+	} {
+		r := timerCall(t, s, code, c.tok, c.body)
+		assert.Equal(t, c.status, r.status, "%v: %s", c.body, r.body)
+		assert.Contains(t, r.errorText(t), c.want)
+	}
+}
+
+func TestThePurseSnatchersMeetingEndsWhenItsTimeIsUp(t *testing.T) {
+	clock := &timer.Fake{}
+	s := newTestServer(t, Config{Clock: clock})
+	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher", "options": map[string]any{"minutes": 5}})
+	_, ann := joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	ts := timersOf(t, s, code, ann)
+	require.Len(t, ts, 1)
+	assert.Equal(t, meetingTimer, ts[0].Name)
+	assert.Equal(t, int64(5*60000), ts[0].LengthMS)
+	assert.True(t, ts[0].Running)
+	seq := viewOf(t, s, code, host).Seq
+	clock.Advance(5*time.Minute + time.Second)
+	st := viewOf(t, s, code, host)
+	assert.Equal(t, seq+1, st.Seq, "the referee applied the time move")
+	require.NotEmpty(t, st.Events)
+	assert.Contains(t, st.Events[len(st.Events)-1].Text, "5 minutes")
+}
+
+func TestARunningTimerSurvivesARestart(t *testing.T) {
+	clock := &timer.Fake{}
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Clock: clock, Data: dir})
+	code, host, _ := woodlouseRoom(t, s)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "round", "action": "create", "seconds": 120}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "round", "action": "start"}).status)
+	clock.Advance(20 * time.Second)
+	s2 := newTestServer(t, Config{Clock: clock, Data: dir})
+	var rung []string
+	var mu sync.Mutex
+	s2.OnTimer(func(room, name string) { mu.Lock(); rung = append(rung, name); mu.Unlock() })
+	ts := timersOf(t, s2, code, host)
+	require.Len(t, ts, 1)
+	assert.True(t, ts[0].Running)
+	assert.Equal(t, int64(100000), ts[0].LeftMS)
+	clock.Advance(101 * time.Second)
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Contains(t, rung, "round")
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
