@@ -155,17 +155,6 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 	if err := decode(c.Body(), &req); err != nil {
 		return err
 	}
-	if strings.TrimSpace(req.Game) == "" {
-		return fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(catalog.IDs(), ", ")+")")
-	}
-	g, err := catalog.Get(req.Game)
-	if err != nil {
-		return fail(fiber.StatusBadRequest, err.Error())
-	}
-	info := g.Info()
-	if req.Players != 0 && (req.Players < info.MinPlayers || req.Players > info.MaxPlayers) {
-		return fail(fiber.StatusBadRequest, fmt.Sprintf("%s is for %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, req.Players))
-	}
 	opts := map[string]string{}
 	for k, raw := range req.Options {
 		var v any
@@ -183,41 +172,75 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 			return fail(fiber.StatusBadRequest, fmt.Sprintf("option %q: give a word or a number", k))
 		}
 	}
-	players := req.Players
+	base := s.cfg.PublicURL
+	if base == "" {
+		base = c.BaseURL()
+	}
+	code, host, joinURL, aerr := s.newRoom(base, req.Game, req.Players, req.Variant, opts)
+	if aerr != nil {
+		return aerr
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"room": code, "host_token": host, "join_url": joinURL})
+}
+
+// CreateRoom makes a room as POST /api/rooms does (for tableref serve
+// --game): its code, the host token and the join address.
+func (s *Server) CreateRoom(game string, players int, variant string, options map[string]string) (code, host, joinURL string, err error) {
+	base := s.cfg.PublicURL
+	if base == "" {
+		base = "http://localhost"
+	}
+	code, host, joinURL, aerr := s.newRoom(base, game, players, variant, options)
+	if aerr != nil {
+		return "", "", "", aerr
+	}
+	return code, host, joinURL, nil
+}
+
+// newRoom checks a room's game, players, variant and options and makes it.
+func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, opts map[string]string) (string, string, string, *apiError) {
+	if strings.TrimSpace(gameID) == "" {
+		return "", "", "", fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(catalog.IDs(), ", ")+")")
+	}
+	g, err := catalog.Get(gameID)
+	if err != nil {
+		return "", "", "", fail(fiber.StatusBadRequest, err.Error())
+	}
+	info := g.Info()
+	if wantPlayers != 0 && (wantPlayers < info.MinPlayers || wantPlayers > info.MaxPlayers) {
+		return "", "", "", fail(fiber.StatusBadRequest, fmt.Sprintf("%s is for %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, wantPlayers))
+	}
+	players := wantPlayers
 	if players == 0 {
 		players = info.MinPlayers
 	}
-	variant, _, err := info.Resolve(game.Config{Players: players, Variant: req.Variant, Options: opts})
+	variant, _, err = info.Resolve(game.Config{Players: players, Variant: variant, Options: opts})
 	if err != nil {
-		return fail(fiber.StatusBadRequest, err.Error())
+		return "", "", "", fail(fiber.StatusBadRequest, err.Error())
 	}
 	if len(opts) == 0 {
 		opts = nil
 	}
 	host, err := newToken()
 	if err != nil {
-		return fail(fiber.StatusInternalServerError, "no randomness for a token: "+err.Error())
+		return "", "", "", fail(fiber.StatusInternalServerError, "no randomness for a token: "+err.Error())
 	}
-	seats := req.Players
+	seats := wantPlayers
 	if seats == 0 {
 		seats = info.MaxPlayers
 	}
-	base := s.cfg.PublicURL
-	if base == "" {
-		base = c.BaseURL()
-	}
-	r := &room{s: s, g: g, info: info, want: req.Players, variant: variant, options: opts, host: host,
+	r := &room{s: s, g: g, info: info, want: wantPlayers, variant: variant, options: opts, host: host,
 		status: statusLobby, seats: make([]*player, seats), byToken: map[string]int{}, clients: map[*client]struct{}{}}
 
 	s.mu.Lock()
 	if len(s.rooms) >= maxRooms {
 		s.mu.Unlock()
-		return fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
+		return "", "", "", fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
 	}
 	code, err := s.newCodeLocked()
 	if err != nil {
 		s.mu.Unlock()
-		return fail(fiber.StatusConflict, err.Error())
+		return "", "", "", fail(fiber.StatusConflict, err.Error())
 	}
 	r.code = code
 	r.joinURL = base + "/j/" + code
@@ -240,16 +263,16 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 		delete(s.tokens, host)
 		s.mu.Unlock()
 		if perr != nil {
-			return perr
+			return "", "", "", perr
 		}
-		return fail(fiber.StatusInternalServerError, "the server cannot save rooms in its data directory: "+jerr.Error())
+		return "", "", "", fail(fiber.StatusInternalServerError, "the server cannot save rooms in its data directory: "+jerr.Error())
 	}
 
 	s.logf("room %s: created for %s (%d seats)", code, info.ID, seats)
 	if onRoom != nil {
 		onRoom(code, r.joinURL)
 	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"room": code, "host_token": host, "join_url": r.joinURL})
+	return code, host, r.joinURL, nil
 }
 
 // cleanName checks a player's name: 1 to 24 printable characters.

@@ -243,3 +243,34 @@ func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 		assert.JSONEq(t, string(before[i].View), string(after.View), "token %d sees the same", i)
 	}
 }
+
+func TestServeOpensTheRoomOfGameAtOnce(t *testing.T) {
+	base, out := servePlay(t, "--quiet", "--no-mic", "--game", "deck", "--players", "3", "--option", "cards=7")
+	m := regexp.MustCompile(`Open the table screen of room ([A-Z]{4}) at (\S+)/t/[A-Z]{4}#host=(\S+)`).FindStringSubmatch(out())
+	require.NotNil(t, m, "%s", out())
+	assert.Equal(t, base, m[2])
+	var st struct {
+		Room struct {
+			Game  string `json:"game"`
+			Seats int    `json:"seats"`
+			Host  bool   `json:"host"`
+		} `json:"room"`
+	}
+	require.Equal(t, 200, apiCall(t, "GET", base+"/api/rooms/"+m[1]+"/view", m[3], nil, &st))
+	assert.Equal(t, "deck", st.Room.Game)
+	assert.Equal(t, 3, st.Room.Seats)
+	assert.True(t, st.Room.Host)
+
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "chess"}, `no game "chess" (the games are woodlouse,`},
+		{[]string{"--game", "woodlouse", "--option", "speed=9"}, `has no option "speed" (it has after-last-card`},
+		{[]string{"--game", "woodlouse", "--players", "9"}, "is for 3 to 6 players, not 9"},
+		{[]string{"--players", "3"}, "go with --game"},
+	} {
+		r := cliRun(t, nil, append([]string{"serve", "--no-mic", "--quiet"}, c.args...)...)
+		cliAssertError(t, r, 2, c.want)
+	}
+}

@@ -20,6 +20,8 @@ import (
 	"github.com/tableref/tableref/audio/mic"
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/referee/hearing"
+	"github.com/tableref/tableref/rules/catalog"
+	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
 )
 
@@ -27,7 +29,10 @@ func runServe(e *env, args []string) error {
 	var port int
 	var host, data, device, wav string
 	var noMic, quiet bool
-	fs := newFlags("serve", "[--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--quiet]",
+	var gameID, variant string
+	var players int
+	opts := optionsFlag{}
+	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--quiet]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
@@ -36,6 +41,10 @@ func runServe(e *env, args []string) error {
 			"and claps (a completed code becomes the trainer's move) and the voices' pauses and shouts, and\n"+
 			"the table screen shows what it hears. Without a microphone the trainer enters codes on the\n"+
 			"phone. The speakers ring the alarms and, when espeak-ng is installed, say the headlines.", e.stdout)
+	fs.StringVar(&gameID, "game", "", "open a room for this game at once (see tableref games; deck: the dealer for any card game)")
+	fs.IntVar(&players, "players", 0, "with --game: the number of players (default: up to the game's most)")
+	fs.StringVar(&variant, "variant", "", "with --game: the variant")
+	fs.Var(opts, "option", "with --game: a game option as name=value (repeatable)")
 	fs.IntVar(&port, "port", 8080, "the TCP port (0 picks a free one)")
 	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
 	fs.StringVar(&data, "data", "", "where rooms are kept, to resume them after a restart (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
@@ -55,6 +64,23 @@ func runServe(e *env, args []string) error {
 	if wav != "" {
 		if _, err := audio.OpenWAV(wav); err != nil {
 			return inputError(listenFlags{wav: wav}, err)
+		}
+	}
+	if gameID == "" && (players != 0 || variant != "" || len(opts) > 0) {
+		return usagef("--players, --variant and --option go with --game")
+	}
+	if gameID != "" {
+		// Check the game and its settings before anything starts.
+		g, err := catalog.Get(gameID)
+		if err != nil {
+			return usageError{err.Error()}
+		}
+		n := players
+		if n == 0 {
+			n = g.Info().MinPlayers
+		}
+		if _, _, err := g.Info().Resolve(game.Config{Players: n, Variant: variant, Options: opts}); err != nil {
+			return usageError{err.Error()}
 		}
 	}
 	if port < 0 || port > 65535 {
@@ -128,6 +154,13 @@ func runServe(e *env, args []string) error {
 		_, _ = out.Write(b.Bytes())
 	})
 
+	if gameID != "" {
+		code, hostTok, _, err := srv.CreateRoom(gameID, players, variant, opts)
+		if err != nil {
+			return err
+		}
+		out.printf("Open the table screen of room %s at %s/t/%s#host=%s\n", code, base, code, hostTok)
+	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "tableref is serving the web remote at %s/\n", base)
 	fmt.Fprintf(&b, "Open it on the table's screen, or scan:\n")
