@@ -128,7 +128,7 @@ func runServe(e *env, args []string) error {
 			out.printf("No speakers (%v): alarms and announcements are shown on the table screen only.\n", oneLine(err))
 		}
 	}
-	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{})}
+	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{}), talking: true}
 	srv.OnEvents(p.events)
 	srv.OnTimer(p.timerDone)
 	if !noMic {
@@ -142,6 +142,7 @@ func runServe(e *env, args []string) error {
 		ears := hearing.Start(open, hearing.Config{}, p.heard)
 		defer func() { close(p.done); ears.Close() }()
 	} else {
+		p.mic = hearing.Status{Message: "not listening (--no-mic): the trainer enters the code on the phone"}
 		out.printf("Not listening (--no-mic): trainers enter their codes on their phones.\n")
 	}
 	srv.OnRoom(func(code, joinURL string) {

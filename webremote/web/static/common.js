@@ -330,8 +330,10 @@ export function hearingEl(st) {
   const live = st.live && st.live.hearing;
   if (!live) return null;
   const g = (live.gestures || []).map((x) => (x.kind === "bang" ? "▮" : "✋")).join(" ");
-  return h("div.panel", h("h2", "The microphone"),
+  const game = st.room && st.room.game;
+  return h("div.panel", { id: "hearing" }, h("h2", "The microphone"),
     h("p.muted", live.mic ? live.mic.message : ""),
+    game === "insomnia" ? h("p", { class: live.talking ? "" : "muted" }, live.talking ? "The voices are talking." : "Silence…") : null,
     h("div.gestures", g || " "),
     live.code ? h("p", `Heard: ${live.code.bangs} bangs + ${live.code.claps} claps${live.code.note ? " (" + live.code.note + ")" : ""}`) : null,
     (live.voices || []).length ? h("ul.events", live.voices.slice(-6).reverse().map((x) => h("li", x.kind === "pause" ? `Pause of ${x.seconds} s at ${x.start.toFixed(1)} s` : `Shout at ${x.start.toFixed(1)} s`))) : null);
