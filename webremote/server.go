@@ -5,7 +5,9 @@
 // belongs to (referee.Match.Snapshot), so no seat ever receives another
 // seat's secrets.
 //
-// Rooms live in memory. Each room has its own lock; the server's only shared
+// Rooms live in memory and, with Config.Data, in a journal per room that
+// every change reaches before it is acknowledged (persist.go), so a restart
+// resumes them. Each room has its own lock; the server's only shared
 // state is the map of rooms and the map of tokens. Websocket clients each
 // have a writer goroutine fed by a small buffered channel: a broadcast never
 // writes to a socket itself, and a client too slow to keep up is dropped (it

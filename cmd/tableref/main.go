@@ -1,7 +1,8 @@
 // Command tableref referees physical party games: it hears claps and bangs on
-// the table, decodes Woodlouse Chaos trainer codes, knows the rules of seven
-// games (and simulates them), deals and rolls from printed seeds, and (in
-// later versions) times and keeps score through the players' phones.
+// the table, decodes Woodlouse Chaos trainer codes, follows Insomnia's
+// voices, knows the rules of seven games (and simulates them), deals and
+// rolls from printed seeds, and serves each game to the players' phones as
+// private hands (tableref serve), with timers, sounds and nothing lost.
 package main
 
 import (
