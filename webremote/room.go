@@ -174,7 +174,11 @@ func (r *room) infoLocked(w who) roomInfo {
 // last 50 when since is negative; all kept when since is beyond the game,
 // as after a restart).
 func (r *room) stateLocked(w who, since int) state {
-	st := state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []referee.Logged{}}
+	st := state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []referee.Logged{},
+		Timers: r.timerInfosLocked()}
+	if len(r.live) > 0 {
+		st.Live = r.live
+	}
 	if r.match == nil {
 		for i, p := range r.seats {
 			if p != nil {
@@ -196,10 +200,6 @@ func (r *room) stateLocked(w who, since int) state {
 	if st.Turn == nil {
 		st.Turn = []int{}
 	}
-	if len(r.live) > 0 {
-		st.Live = r.live
-	}
-	st.Timers = r.timerInfosLocked()
 	if r.status == statusPlaying && snap.Legal != nil {
 		for _, mv := range snap.Legal {
 			if !slices.Contains(r.info.RefereeActions, mv.Action) {

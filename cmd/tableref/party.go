@@ -142,6 +142,9 @@ func (p *party) heard(ev hearing.Event) {
 func (p *party) useCode(room string, c *heardCode) {
 	m := p.srv.Match(room)
 	if m == nil {
+		p.mu.Lock()
+		c.Note = "no game under way"
+		p.mu.Unlock()
 		return
 	}
 	mv, ok := m.CodeMove(c.Bangs, c.Claps)
