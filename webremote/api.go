@@ -229,7 +229,7 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	if seats == 0 {
 		seats = info.MaxPlayers
 	}
-	r := &room{s: s, g: g, info: info, want: wantPlayers, variant: variant, options: opts, host: host,
+	r := &room{s: s, g: g, info: info, want: wantPlayers, variant: variant, options: opts, host: hashToken(host),
 		status: statusLobby, seats: make([]*player, seats), byToken: map[string]int{}, clients: map[*client]struct{}{}}
 
 	s.mu.Lock()
@@ -245,7 +245,7 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	r.code = code
 	r.joinURL = base + "/j/" + code
 	s.rooms[code] = r
-	s.tokens[host] = r
+	s.tokens[r.host] = r
 	onRoom := s.onRoom
 	s.mu.Unlock()
 
@@ -254,13 +254,13 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	var perr *apiError
 	if jerr == nil {
 		r.journal = j
-		perr = r.persistLocked()
+		perr = r.persistLocked("created")
 	}
 	r.mu.Unlock()
 	if jerr != nil || perr != nil {
 		s.mu.Lock()
 		delete(s.rooms, code)
-		delete(s.tokens, host)
+		delete(s.tokens, r.host)
 		s.mu.Unlock()
 		if perr != nil {
 			return "", "", "", perr

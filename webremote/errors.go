@@ -2,7 +2,9 @@ package webremote
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"strings"
 
@@ -51,6 +53,13 @@ func newToken() (string, error) {
 		return "", err
 	}
 	return base64.RawURLEncoding.EncodeToString(b[:]), nil
+}
+
+// hashToken is what the server keeps of a token (in memory and on disk):
+// its SHA-256, hex. A token is checked by hashing it.
+func hashToken(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
 }
 
 // bearer is the token of a request: Authorization: Bearer TOKEN.

@@ -169,6 +169,7 @@ type testState struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 		To   []int  `json:"to"`
+		N    int    `json:"n"` // the room's own events only
 	} `json:"events"`
 }
 

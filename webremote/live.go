@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"sort"
 	"time"
 
 	"github.com/tableref/tableref/referee"
@@ -99,12 +100,12 @@ func (s *Server) Apply(code string, mv game.Move) (int, error) {
 	if err != nil {
 		return seq, err
 	}
-	if r.match.Over() {
-		r.status = statusOver
-	}
-	if aerr := r.persistLocked(); aerr != nil {
+	if aerr := r.persistMoveLocked(mv, "", seq); aerr != nil {
 		r.undoLastMoveLocked()
 		return seq - 1, errors.New(aerr.msg)
+	}
+	if r.match.Over() {
+		r.status = statusOver
 	}
 	r.broadcastLocked(nil)
 	s.notify(code, evs)
@@ -143,4 +144,36 @@ func (s *Server) SetLive(code, key string, v any) error {
 		})
 	}
 	return nil
+}
+
+// RoomSummary is one room as Rooms lists it.
+type RoomSummary struct {
+	Code   string // the room's code, "QXBT"
+	Game   string // the game's id, "woodlouse"
+	Status string // lobby, playing, paused or over
+	Seq    int    // the game's moves so far (0 before the start)
+}
+
+// Rooms lists the live rooms, by code.
+func (s *Server) Rooms() []RoomSummary {
+	s.mu.RLock()
+	rooms := make([]*room, 0, len(s.rooms))
+	for _, r := range s.rooms {
+		rooms = append(rooms, r)
+	}
+	s.mu.RUnlock()
+	out := make([]RoomSummary, 0, len(rooms))
+	for _, r := range rooms {
+		r.mu.Lock()
+		sum := RoomSummary{Code: r.code, Game: r.info.ID, Status: r.status}
+		if r.match != nil {
+			sum.Seq = r.match.Seq()
+		}
+		r.mu.Unlock()
+		if sum.Status != statusEnded {
+			out = append(out, sum)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
 }

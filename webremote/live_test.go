@@ -2,6 +2,7 @@ package webremote
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -113,4 +114,54 @@ func TestLiveNewsReachesEverySeatAndTheTable(t *testing.T) {
 	}
 	assert.ErrorIs(t, l.SetLive("ZZZZ", "x", 1), ErrNoRoom)
 	assert.Error(t, l.SetLive(code, "x", func() {}), "what cannot be marshalled is refused")
+}
+
+func TestCreateRoomAndRoomsForTheCommandLine(t *testing.T) {
+	s := newTestServer(t, Config{PublicURL: "http://10.0.0.2:8080/"})
+	code, host, joinURL, err := s.CreateRoom("woodlouse", 3, "", map[string]string{"after-last-card": "stop"})
+	require.NoError(t, err)
+	assert.Equal(t, "http://10.0.0.2:8080/j/"+code, joinURL)
+	st := viewOf(t, s, code, host)
+	assert.True(t, st.Room.Host)
+	assert.Equal(t, 3, st.Room.Seats)
+	_, _, _, err = s.CreateRoom("chess", 2, "", nil)
+	assert.ErrorContains(t, err, `no game "chess"`)
+	_, _, _, err = s.CreateRoom("woodlouse", 9, "", nil)
+	assert.ErrorContains(t, err, "3 to 6 players")
+
+	code2, _, _ := woodlouseRoom(t, s)
+	mv, ok := s.Match(code2).CodeMove(1, 1)
+	require.True(t, ok)
+	_, err = s.Apply(code2, mv)
+	require.NoError(t, err)
+	want := []RoomSummary{{Code: code, Game: "woodlouse", Status: "lobby"}, {Code: code2, Game: "woodlouse", Status: "playing", Seq: 1}}
+	if code2 < code {
+		want[0], want[1] = want[1], want[0]
+	}
+	assert.Equal(t, want, s.Rooms())
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/end", host, map[string]any{}).status)
+	assert.Len(t, s.Rooms(), 1, "an ended room is gone")
+}
+
+func TestLiveNewsIsCoalescedToTenBroadcastsASecond(t *testing.T) {
+	l := startLive(t, Config{})
+	code, _, toks := woodlouseRoom(t, l.Server)
+	ws := l.mustDial(t, code, toks[0], -1)
+	ws.readState()
+	start := time.Now()
+	for i := 1; i <= 100; i++ {
+		require.NoError(t, l.SetLive(code, "hearing", map[string]any{"n": i}))
+		time.Sleep(3 * time.Millisecond)
+	}
+	states := 0
+	for {
+		_, frame := ws.readState()
+		states++
+		if strings.Contains(string(frame), `"hearing":{"n":100}`) {
+			break
+		}
+	}
+	elapsed := time.Since(start)
+	assert.LessOrEqual(t, states, int(elapsed/liveEvery)+2, "%d states in %v", states, elapsed)
+	assert.Less(t, states, 20, "a hundred changes are not a hundred pushes")
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -17,61 +19,108 @@ import (
 // Nothing lost: with Config.Data set, every change to a room is written to
 // the room's journal (referee/journal: appended, checksummed and flushed to
 // the disk) before it is acknowledged, and New resumes every room that had
-// not ended. Each record is the whole room as it stands (its seats, tokens,
-// status, seed and accepted moves), so resuming reads the last whole record
-// and replays the moves; a torn last record is cut off by the journal and
-// the room resumes from the one before. The seat tokens are kept on the
-// server's own disk (in the user's state directory, mode 0600) so that the
-// phones' tokens still work after a restart; they never leave the server.
+// not ended.
+//
+// A journal holds two kinds of record, one per line:
+//
+//   - "room": the room as it stands after a change (created, join, kick,
+//     lock, pause, start, restart, timers, timer-done, end), without the
+//     moves: its seats, the SHA-256 of each token (never a token itself),
+//     the status, the game's seed and round, the timers and the room's own
+//     events. Its "seq" is the number of moves the game had then.
+//   - "move": one accepted move, its id (when the phone gave one) and the
+//     seq it made.
+//
+// Resuming reads the records in order: the last room record is the room,
+// the move records after the room record that started its round are the
+// game, replayed from the seed with referee.Replay. A torn last record is cut
+// off by the journal and the room resumes from the one before. A journal is
+// thus linear in the room's changes, and a record is small whatever the
+// length of the game.
 
-// saved is one journal record: a room.
+// Record kinds.
+const (
+	recRoom = "room"
+	recMove = "move"
+)
+
+// saved is one journal record.
 type saved struct {
-	Code    string            `json:"code"`
-	Game    string            `json:"game"`
+	T   string `json:"t"`             // recRoom or recMove
+	Why string `json:"why,omitempty"` // a room record: what changed
+	Seq int    `json:"seq"`           // room: the game's moves so far; move: the seq it made
+
+	// A room record.
+	Code    string            `json:"code,omitempty"`
+	Game    string            `json:"game,omitempty"`
 	Variant string            `json:"variant,omitempty"`
 	Options map[string]string `json:"options,omitempty"`
 	Want    int               `json:"want,omitempty"`
-	Host    string            `json:"host"`
-	JoinURL string            `json:"join_url"`
-	Status  string            `json:"status"`
+	Host    string            `json:"host,omitempty"` // SHA-256 of the host token, hex
+	JoinURL string            `json:"join_url,omitempty"`
+	Status  string            `json:"status,omitempty"`
 	Locked  bool              `json:"locked,omitempty"`
-	Seats   []*savedSeat      `json:"seats"`
+	Seats   []*savedSeat      `json:"seats,omitempty"` // null: a free seat (lobby)
+	Round   int               `json:"round,omitempty"` // games started in the room: 1 at the start, +1 at each restart
 	Seed    uint64            `json:"seed,omitempty"`
-	Moves   []game.Move       `json:"moves,omitempty"`
-	Started bool              `json:"started,omitempty"`
 	Timers  []*roomTimer      `json:"timers,omitempty"`
+	Notes   []roomEvent       `json:"notes,omitempty"`  // the room's own recent events
+	NoteN   int               `json:"note_n,omitempty"` // the number of the room's last event
+
+	// A move record.
+	Move *game.Move `json:"move,omitempty"`
+	ID   string     `json:"id,omitempty"`
 }
 
 type savedSeat struct {
 	Name  string `json:"name"`
-	Token string `json:"token,omitempty"` // "" once kicked during play
+	Token string `json:"token,omitempty"` // SHA-256 of the seat token, hex; "" once kicked during play
 }
 
-// persistLocked writes the room to its journal. It fails only when the
-// disk does; the change must then not be acknowledged.
-func (r *room) persistLocked() *apiError {
+// saveFailed is the answer when the disk refuses a record.
+func (r *room) saveFailed(err error) *apiError {
+	r.s.logf("room %s: NOT SAVED: %v", r.code, err)
+	return fail(fiber.StatusInternalServerError, "the server could not save this to its disk ("+err.Error()+"); nothing was changed")
+}
+
+// persistLocked writes the room, as it now stands, to its journal: why
+// says what changed. It fails only when the disk does; the change must then
+// be taken back and not acknowledged.
+func (r *room) persistLocked(why string) *apiError {
 	if r.journal == nil {
 		return nil
 	}
-	rec := saved{Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want, Host: r.host,
-		JoinURL: r.joinURL, Status: r.status, Locked: r.locked, Seats: make([]*savedSeat, len(r.seats))}
+	rec := saved{T: recRoom, Why: why, Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want,
+		Host: r.host, JoinURL: r.joinURL, Status: r.status, Locked: r.locked, Seats: make([]*savedSeat, len(r.seats)),
+		Round: r.round, Timers: r.timers, Notes: r.notes, NoteN: r.noteN}
 	for i, p := range r.seats {
 		if p != nil {
 			rec.Seats[i] = &savedSeat{Name: p.name, Token: p.token}
 		}
 	}
 	if r.match != nil {
-		rec.Started, rec.Seed, rec.Moves = true, r.match.Config().Seed, r.match.Moves()
+		rec.Seed, rec.Seq = r.match.Config().Seed, r.match.Seq()
 	}
-	rec.Timers = r.timers
 	if err := r.journal.Append(rec); err != nil {
-		r.s.logf("room %s: NOT SAVED: %v", r.code, err)
-		return fail(fiber.StatusInternalServerError, "the server could not save this to its disk ("+err.Error()+"); nothing was changed")
+		return r.saveFailed(err)
 	}
 	return nil
 }
 
-// resume reopens every room journal under the data directory.
+// persistMoveLocked writes an accepted move (the one that made seq).
+func (r *room) persistMoveLocked(mv game.Move, id string, seq int) *apiError {
+	if r.journal == nil {
+		return nil
+	}
+	if err := r.journal.Append(saved{T: recMove, Seq: seq, Move: &mv, ID: id}); err != nil {
+		return r.saveFailed(err)
+	}
+	return nil
+}
+
+// resume reopens every room journal under the data directory. A damaged
+// journal is left as it is, with one line in the log; an ended room's is
+// retired.
 func (s *Server) resume() {
 	dir := journal.Dir(s.cfg.Data)
 	names, err := dir.Names()
@@ -90,7 +139,7 @@ func (s *Server) resume() {
 			s.logf("room %s: its last record was torn (the server stopped while writing it) and is dropped", name)
 		}
 		r, err := s.restore(recs)
-		if err != nil || r == nil || r.status == statusEnded {
+		if err != nil || r.status == statusEnded || s.rooms[r.code] != nil {
 			j.Close()
 			if err != nil {
 				s.logf("room %s: cannot resume it (%v); its journal is left as it is", name, err)
@@ -102,11 +151,11 @@ func (s *Server) resume() {
 		r.journal = j
 		s.rooms[r.code] = r
 		for _, t := range r.timers {
-			r.scheduleLocked(t) // a running timer ran on while the server was down
+			r.scheduleLocked(t) // a timer that ran out while the server was down rings now
 		}
 		s.tokens[r.host] = r
-		for tok := range r.byToken {
-			s.tokens[tok] = r
+		for key := range r.byToken {
+			s.tokens[key] = r
 		}
 		seq := 0
 		if r.match != nil {
@@ -115,34 +164,98 @@ func (s *Server) resume() {
 		resumed = append(resumed, fmt.Sprintf("%s (%s, %s, seq %d)", r.code, r.info.ID, r.status, seq))
 	}
 	sort.Strings(resumed)
-	if len(resumed) > 0 {
-		s.logf("resumed %d room(s): %s", len(resumed), joinComma(resumed))
+	switch len(resumed) {
+	case 0:
+	case 1:
+		s.logf("resumed 1 room: %s", resumed[0])
+	default:
+		s.logf("resumed %d rooms: %s", len(resumed), strings.Join(resumed, ", "))
 	}
 }
 
-func joinComma(xs []string) string {
-	b, _ := json.Marshal(xs)
-	out := string(b[1 : len(b)-1])
-	return out
+// idRecord is a remembered move id, to answer a resent move after a restart.
+type idRecord struct {
+	seat, seq int
+	id        string
 }
 
-// restore rebuilds a room from its last whole record.
+// restore rebuilds a room from its journal's records.
 func (s *Server) restore(recs []json.RawMessage) (*room, error) {
-	if len(recs) == 0 {
+	var cur *saved
+	var moves []game.Move
+	var ids []idRecord
+	for i, raw := range recs {
+		var rec saved
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			return nil, fmt.Errorf("record %d: %v", i+1, err)
+		}
+		switch rec.T {
+		case recRoom:
+			if cur == nil || rec.Round != cur.Round {
+				moves, ids = nil, nil // a new game
+			} else {
+				for k := range rec.Seats { // a seat with a new token forgets the old one's ids
+					if k >= len(cur.Seats) || cur.Seats[k] == nil || rec.Seats[k] == nil || cur.Seats[k].Token != rec.Seats[k].Token {
+						ids = slices.DeleteFunc(ids, func(x idRecord) bool { return x.seat == k })
+					}
+				}
+			}
+			if rec.Seq != len(moves) {
+				return nil, fmt.Errorf("record %d: the room was at move %d but the journal holds %d", i+1, rec.Seq, len(moves))
+			}
+			cur = &rec
+		case recMove:
+			if cur == nil || cur.Round == 0 || rec.Move == nil {
+				return nil, fmt.Errorf("record %d: a move before the game started", i+1)
+			}
+			if rec.Seq != len(moves)+1 {
+				return nil, fmt.Errorf("record %d: move %d follows move %d", i+1, rec.Seq, len(moves))
+			}
+			moves = append(moves, *rec.Move)
+			if rec.ID != "" {
+				ids = append(ids, idRecord{seat: rec.Move.Seat, seq: rec.Seq, id: rec.ID})
+			}
+		case "":
+			// The first format (before the kinds): the whole room with its
+			// moves and raw tokens in every record.
+			var old struct {
+				saved
+				Moves   []game.Move `json:"moves"`
+				Started bool        `json:"started"`
+			}
+			if err := json.Unmarshal(raw, &old); err != nil || old.Code == "" {
+				return nil, fmt.Errorf("record %d: not a room", i+1)
+			}
+			rec = old.saved
+			rec.T, rec.Host, rec.Seq, moves, ids = recRoom, hashToken(rec.Host), len(old.Moves), old.Moves, nil
+			if old.Started {
+				rec.Round = 1
+			}
+			for _, p := range rec.Seats {
+				if p != nil && p.Token != "" {
+					p.Token = hashToken(p.Token)
+				}
+			}
+			cur = &rec
+		default:
+			return nil, fmt.Errorf("record %d: unknown kind %q", i+1, rec.T)
+		}
+	}
+	if cur == nil {
 		return nil, errors.New("an empty journal")
 	}
-	var rec saved
-	if err := json.Unmarshal(recs[len(recs)-1], &rec); err != nil {
-		return nil, err
-	}
-	g, err := catalog.Get(rec.Game)
+	g, err := catalog.Get(cur.Game)
 	if err != nil {
 		return nil, err
 	}
-	r := &room{s: s, code: rec.Code, g: g, info: g.Info(), want: rec.Want, variant: rec.Variant, options: rec.Options,
-		joinURL: rec.JoinURL, host: rec.Host, status: rec.Status, locked: rec.Locked,
-		seats: make([]*player, len(rec.Seats)), byToken: map[string]int{}, clients: map[*client]struct{}{}}
-	for i, p := range rec.Seats {
+	r := &room{s: s, code: cur.Code, g: g, info: g.Info(), want: cur.Want, variant: cur.Variant, options: cur.Options,
+		joinURL: cur.JoinURL, host: cur.Host, status: cur.Status, locked: cur.Locked, round: cur.Round,
+		seats: make([]*player, len(cur.Seats)), byToken: map[string]int{}, clients: map[*client]struct{}{},
+		timers: cur.Timers, notes: cur.Notes, noteN: cur.NoteN}
+	if r.code == "" || r.host == "" {
+		return nil, errors.New("a room record without its code or host")
+	}
+	for i, p := range cur.Seats {
 		if p == nil {
 			continue
 		}
@@ -151,7 +264,7 @@ func (s *Server) restore(recs []json.RawMessage) (*room, error) {
 			r.byToken[p.Token] = i
 		}
 	}
-	if rec.Started {
+	if cur.Round > 0 {
 		names := make([]string, len(r.seats))
 		for i, p := range r.seats {
 			if p == nil {
@@ -159,14 +272,43 @@ func (s *Server) restore(recs []json.RawMessage) (*room, error) {
 			}
 			names[i] = p.name
 		}
-		m, err := referee.Replay(g, game.Config{Variant: rec.Variant, Options: rec.Options, Seed: rec.Seed}, names, rec.Moves)
+		m, err := referee.Replay(g, game.Config{Variant: cur.Variant, Options: cur.Options, Seed: cur.Seed}, names, moves)
 		if err != nil {
 			return nil, err
 		}
 		r.match = m
+		if r.status == statusPlaying && m.Over() {
+			r.status = statusOver
+		}
+		r.rememberLocked(ids)
 	}
-	r.timers = rec.Timers
 	return r, nil
+}
+
+// rememberLocked restores the answers of the moves sent with an id, so
+// that a phone resending one after a restart is answered, not applied
+// twice. Their events are those the match still keeps (referee.EventLog).
+func (r *room) rememberLocked(ids []idRecord) {
+	bySeat := map[int]map[int][]referee.Logged{}
+	for _, x := range ids {
+		p := r.seats[x.seat]
+		if p == nil || p.token == "" {
+			continue
+		}
+		evs, ok := bySeat[x.seat]
+		if !ok {
+			evs = map[int][]referee.Logged{}
+			for _, e := range r.match.Snapshot(x.seat, 0).Events {
+				evs[e.Seq] = append(evs[e.Seq], e)
+			}
+			bySeat[x.seat] = evs
+		}
+		a := answer{seq: x.seq, events: evs[x.seq]}
+		if a.events == nil {
+			a.events = []referee.Logged{}
+		}
+		p.remember(x.id, a)
+	}
 }
 
 // openJournal starts the journal of a new room.

@@ -2,13 +2,19 @@ package webremote
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/game"
 )
 
@@ -144,4 +150,169 @@ func TestADamagedJournalIsSkippedAndLeftAlone(t *testing.T) {
 	assert.Contains(t, log.String(), "cannot resume it")
 	after, _ := os.ReadFile(path)
 	assert.Equal(t, b, after)
+}
+
+// journalLines is the room's journal, record by record (without the CRC).
+func journalLines(t *testing.T, dir, code string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, code+".journal"))
+	require.NoError(t, err)
+	var out []map[string]any
+	for _, line := range bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n")) {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(line[9:], &m), "%s", line)
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestTheJournalHoldsOneSmallRecordPerChangeAndNoToken(t *testing.T) {
+	dir := t.TempDir()
+	s, code, toks := savedRoom(t, dir)
+	_, seq := views(t, s, code, toks)
+	b, err := os.ReadFile(filepath.Join(dir, code+".journal"))
+	require.NoError(t, err)
+	for i, tok := range toks {
+		assert.NotContains(t, string(b), tok, "token %d is not on the disk", i)
+		assert.Contains(t, string(b), hashToken(tok), "its hash is")
+	}
+	recs := journalLines(t, dir, code)
+	var whys []string
+	moves := 0
+	for _, m := range recs {
+		switch m["t"] {
+		case "room":
+			whys = append(whys, m["why"].(string))
+		case "move":
+			moves++
+			assert.Equal(t, float64(moves), m["seq"])
+		}
+	}
+	assert.Equal(t, []string{"created", "join", "join", "join", "join", "start"}, whys)
+	assert.Equal(t, seq, moves, "one record per accepted move")
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if bytes.Contains(line, []byte(`"t":"move"`)) {
+			assert.Less(t, len(line), 200, "a move's record holds the move, not the game: %s", line)
+		}
+	}
+}
+
+func TestAResentMoveIDIsAnsweredNotAppliedAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	s, code, toks := savedRoom(t, dir)
+	var tok string
+	var body map[string]any
+	for _, t2 := range toks[1:] {
+		st := viewOf(t, s, code, t2)
+		if len(st.Legal) > 0 {
+			tok = t2
+			body = map[string]any{"move": map[string]any{"action": st.Legal[0].Action, "args": st.Legal[0].Args}, "id": "phone-77"}
+			break
+		}
+	}
+	require.NotEmpty(t, tok)
+	first := call(t, s, "POST", "/api/rooms/"+code+"/moves", tok, body)
+	require.Equal(t, 200, first.status, "%s", first.body)
+	_, seq := views(t, s, code, toks)
+
+	var log syncBuffer
+	s2 := newTestServer(t, Config{Data: dir, Log: &log})
+	assert.Contains(t, log.String(), fmt.Sprintf("resumed 1 room: %s (louseflea, playing, seq %d)", code, seq))
+	again := call(t, s2, "POST", "/api/rooms/"+code+"/moves", tok, body)
+	require.Equal(t, 200, again.status, "%s", again.body)
+	assert.JSONEq(t, string(first.body), string(again.body), "the first answer, again")
+	_, seq2 := views(t, s2, code, toks)
+	assert.Equal(t, seq, seq2, "not applied twice")
+}
+
+func TestHostChangesThatCannotBeSavedAre500AndChangeNothing(t *testing.T) {
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Data: dir, Clock: &timer.Fake{}})
+	code, host := createRoom(t, s, map[string]any{"game": "louseflea", "players": 3})
+	_, ann := joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	r := s.room(code)
+	broken := errors.New("no space left on device")
+	r.mu.Lock()
+	r.journal.SetSync(func() error { return broken })
+	r.mu.Unlock()
+	before := call(t, s, "GET", "/api/rooms/"+code+"/view", host, nil).body
+	for _, c := range []struct {
+		path string
+		body map[string]any
+	}{
+		{"join", map[string]any{"name": "Cy"}},
+		{"lock", map[string]any{"locked": true}},
+		{"kick", map[string]any{"seat": 0}},
+		{"timers", map[string]any{"name": "sand", "action": "create", "seconds": 60}},
+		{"end", nil},
+	} {
+		tok := host
+		if c.path == "join" {
+			tok = ""
+		}
+		res := call(t, s, "POST", "/api/rooms/"+code+"/"+c.path, tok, c.body)
+		assert.Equal(t, 500, res.status, "%s: %s", c.path, res.body)
+		assert.Contains(t, res.errorText(t), "no space left on device")
+		assert.JSONEq(t, string(before), string(call(t, s, "GET", "/api/rooms/"+code+"/view", host, nil).body), "%s changed nothing", c.path)
+	}
+	assert.Equal(t, 200, call(t, s, "GET", "/api/rooms/"+code+"/view", ann, nil).status, "Ann's token still works")
+
+	// The disk comes back: nothing refused was written, and all goes on.
+	r.mu.Lock()
+	r.journal.SetSync(nil)
+	r.mu.Unlock()
+	_, cy := joinRoom(t, s, code, "Cy")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	s2 := newTestServer(t, Config{Data: dir, Clock: &timer.Fake{}})
+	st := viewOf(t, s2, code, cy)
+	assert.Equal(t, "playing", st.Room.Status)
+	assert.Equal(t, []string{"Ann", "Bob", "Cy"}, st.Names)
+	assert.False(t, st.Room.Locked)
+}
+
+func TestAFailedStartOfAPurseSnatcherRoomLeavesNoMeetingTimer(t *testing.T) {
+	clock := &timer.Fake{}
+	s := newTestServer(t, Config{Data: t.TempDir(), Clock: clock})
+	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher"})
+	joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	r := s.room(code)
+	r.mu.Lock()
+	r.journal.SetSync(func() error { return errors.New("disk gone") })
+	r.mu.Unlock()
+	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	st := viewOf(t, s, code, host)
+	assert.Equal(t, "lobby", st.Room.Status)
+	assert.Empty(t, timersOf(t, s, code, host))
+	clock.Advance(time.Hour) // nothing scheduled rings
+	assert.Equal(t, "lobby", viewOf(t, s, code, host).Room.Status)
+}
+
+func TestAJournalOfTheFirstFormatIsResumed(t *testing.T) {
+	dir := t.TempDir()
+	// One room as the first format saved it: the whole room, raw tokens.
+	body := `{"code":"QXBT","game":"woodlouse","want":3,"host":"HOST-TOKEN","join_url":"http://x/j/QXBT","status":"playing",` +
+		`"seats":[{"name":"Ann","token":"ANN-TOKEN"},{"name":"Bob","token":"BOB-TOKEN"},{"name":"Cy","token":"CY-TOKEN"}],` +
+		`"seed":1001,"started":true,"moves":[]}`
+	line := fmt.Sprintf("%08x %s\n", crc32.ChecksumIEEE([]byte(body)), body)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "QXBT.journal"), []byte(line), 0o600))
+	s := newTestServer(t, Config{Data: dir})
+	st := viewOf(t, s, "QXBT", "BOB-TOKEN")
+	assert.Equal(t, 1, st.Room.You)
+	assert.Equal(t, "playing", st.Room.Status)
+	assert.True(t, viewOf(t, s, "QXBT", "HOST-TOKEN").Room.Host)
+	// The room goes on in the new format.
+	var trainer string
+	for _, tok := range []string{"ANN-TOKEN", "BOB-TOKEN", "CY-TOKEN"} {
+		if v := viewOf(t, s, "QXBT", tok); len(v.Legal) > 0 {
+			trainer = tok
+			r := call(t, s, "POST", "/api/rooms/QXBT/moves", tok, map[string]any{"move": map[string]any{"action": v.Legal[0].Action, "args": v.Legal[0].Args}})
+			require.Equal(t, 200, r.status, "%s", r.body)
+			break
+		}
+	}
+	require.NotEmpty(t, trainer)
+	s2 := newTestServer(t, Config{Data: dir})
+	assert.Equal(t, 1, viewOf(t, s2, "QXBT", trainer).Seq)
 }

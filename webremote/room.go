@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -37,7 +38,7 @@ const (
 // player is one taken seat.
 type player struct {
 	name  string
-	token string // "" once kicked during play: the seat may be joined again
+	token string // hashToken of the seat's token; "" once kicked during play: the seat may be joined again
 	ids   map[string]answer
 	order []string // ids, oldest first, to forget the oldest
 }
@@ -47,6 +48,28 @@ type player struct {
 type answer struct {
 	seq    int
 	events []referee.Logged
+}
+
+// remember keeps an accepted move's answer under its id, forgetting the
+// oldest past maxIDs.
+func (p *player) remember(id string, a answer) {
+	if p.ids == nil {
+		p.ids = map[string]answer{}
+	}
+	p.ids[id] = a
+	p.order = append(p.order, id)
+	if len(p.order) > maxIDs {
+		delete(p.ids, p.order[0])
+		p.order = slices.Delete(p.order, 0, 1)
+	}
+}
+
+// forget drops the answer of the newest id (its move could not be saved).
+func (p *player) forget(id string) {
+	delete(p.ids, id)
+	if n := len(p.order); n > 0 && p.order[n-1] == id {
+		p.order = p.order[:n-1]
+	}
 }
 
 // who is the holder of a token: a seat, or the host (seat game.Table).
@@ -65,7 +88,7 @@ type room struct {
 	variant string
 	options map[string]string
 	joinURL string
-	host    string // the host token
+	host    string // hashToken of the host token
 
 	qrOnce sync.Once
 	qr     []byte
@@ -73,12 +96,15 @@ type room struct {
 	mu      sync.Mutex
 	status  string
 	locked  bool
-	seats   []*player // nil = free (lobby only)
-	byToken map[string]int
+	seats   []*player      // nil = free (lobby only)
+	byToken map[string]int // seats by hashToken
 	match   *referee.Match
 	clients map[*client]struct{}
 	journal *journal.Journal // nil: not saved (Config.Data unset)
+	round   int              // games started: 1 at the start, +1 at each restart
 	timers  []*roomTimer
+	notes   []roomEvent                // the room's own recent events (a timer ran out), public
+	noteN   int                        // the number of the room's last event
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
 }
@@ -92,10 +118,11 @@ func (r *room) whoLocked(tok string) (who, *apiError) {
 	if tok == "" {
 		return who{}, fail(fiber.StatusUnauthorized, "no token: send Authorization: Bearer TOKEN (from creating or joining the room)")
 	}
-	if tok == r.host {
+	key := hashToken(tok)
+	if key == r.host {
 		return who{seat: game.Table, host: true}, nil
 	}
-	if seat, ok := r.byToken[tok]; ok {
+	if seat, ok := r.byToken[key]; ok {
 		return who{seat: seat}, nil
 	}
 	return who{}, fail(fiber.StatusUnauthorized, "unknown token for room "+r.code+" (removed from the room? join again)")
@@ -135,17 +162,17 @@ type roomInfo struct {
 }
 
 type state struct {
-	Type   string           `json:"type,omitempty"` // "state" on the websocket
-	Room   roomInfo         `json:"room"`
-	Seq    int              `json:"seq"`
-	Names  []string         `json:"names"`
-	View   json.RawMessage  `json:"view"`
-	Turn   []int            `json:"turn"`
-	Legal  []game.Move      `json:"legal"`
-	Over   bool             `json:"over"`
-	Result *game.Result     `json:"result"`
-	Events []referee.Logged `json:"events"`
-	Timers []timerInfo      `json:"timers"`
+	Type   string          `json:"type,omitempty"` // "state" on the websocket
+	Room   roomInfo        `json:"room"`
+	Seq    int             `json:"seq"`
+	Names  []string        `json:"names"`
+	View   json.RawMessage `json:"view"`
+	Turn   []int           `json:"turn"`
+	Legal  []game.Move     `json:"legal"`
+	Over   bool            `json:"over"`
+	Result *game.Result    `json:"result"`
+	Events []roomEvent     `json:"events"`
+	Timers []timerInfo     `json:"timers"`
 	// Live is public news from the referee itself (what the microphone
 	// hears), the same for every seat and the table.
 	Live map[string]json.RawMessage `json:"live,omitempty"`
@@ -172,13 +199,35 @@ func (r *room) infoLocked(w who) roomInfo {
 
 // stateLocked is what w may know now, with the events after since (the
 // last 50 when since is negative; all kept when since is beyond the game,
-// as after a restart).
-func (r *room) stateLocked(w who, since int) state {
-	st := state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []referee.Logged{},
+// as after a restart). The room's own events (notes) are those numbered
+// above afterNote, or when afterNote is negative those since the game
+// stood at since.
+func (r *room) stateLocked(w who, since, afterNote int) (st state) {
+	st = state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{},
 		Timers: r.timerInfosLocked()}
 	if len(r.live) > 0 {
 		st.Live = r.live
 	}
+	seq := 0
+	if r.match != nil {
+		seq = r.match.Seq()
+	}
+	from := since
+	if since < 0 || since > seq {
+		from = 0
+	}
+	defer func() {
+		for _, n := range r.notes {
+			if (afterNote >= 0 && n.N > afterNote) || (afterNote < 0 && n.Seq >= from) {
+				st.Events = append(st.Events, n)
+			}
+		}
+		// A note comes after the game's events of its seq.
+		sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Seq < st.Events[j].Seq })
+		if since < 0 && len(st.Events) > lastEvents {
+			st.Events = st.Events[len(st.Events)-lastEvents:]
+		}
+	}()
 	if r.match == nil {
 		for i, p := range r.seats {
 			if p != nil {
@@ -187,16 +236,11 @@ func (r *room) stateLocked(w who, since int) state {
 		}
 		return st
 	}
-	seq := r.match.Seq()
-	from := since
-	if since < 0 || since > seq {
-		from = 0
-	}
 	snap := r.match.Snapshot(w.seat, from)
-	if since < 0 && len(snap.Events) > lastEvents {
-		snap.Events = snap.Events[len(snap.Events)-lastEvents:]
+	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result
+	for _, e := range snap.Events {
+		st.Events = append(st.Events, roomEvent{Logged: e})
 	}
-	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result, st.Events = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result, snap.Events
 	if st.Turn == nil {
 		st.Turn = []int{}
 	}
@@ -214,7 +258,7 @@ func (r *room) stateLocked(w who, since int) state {
 // but except, each built from its own seat's snapshot. It never writes to a
 // socket: a client whose queue is full is dropped.
 func (r *room) broadcastLocked(except *client) {
-	type key struct{ seat, since int }
+	type key struct{ seat, since, note int }
 	cache := map[key][]byte{}
 	seq := 0
 	if r.match != nil {
@@ -224,16 +268,16 @@ func (r *room) broadcastLocked(except *client) {
 		if c == except {
 			continue
 		}
-		k := key{c.who.seat, c.lastSeq}
+		k := key{c.who.seat, c.lastSeq, c.lastNote}
 		b, ok := cache[k]
 		if !ok {
-			st := r.stateLocked(c.who, c.lastSeq)
+			st := r.stateLocked(c.who, c.lastSeq, c.lastNote)
 			st.Type = "state"
 			b, _ = json.Marshal(st)
 			cache[k] = b
 		}
 		if c.enqueue(b) {
-			c.lastSeq = seq
+			c.lastSeq, c.lastNote = seq, r.noteN
 		} else {
 			r.dropLocked(c)
 		}
@@ -246,10 +290,11 @@ func (r *room) dropLocked(c *client) {
 	c.kill()
 }
 
-// closeTokenLocked closes the websockets of a token that stopped working.
-func (r *room) closeTokenLocked(tok, why string) {
+// closeTokenLocked closes the websockets of a token (by its hash) that
+// stopped working.
+func (r *room) closeTokenLocked(key, why string) {
 	for c := range r.clients {
-		if c.token == tok {
+		if c.key == key {
 			delete(r.clients, c)
 			c.close(closeRevoke, why)
 		}
@@ -276,10 +321,10 @@ func (r *room) attach(c *client, since int) *apiError {
 	}
 	c.who = w
 	r.clients[c] = struct{}{}
-	st := r.stateLocked(w, since)
+	st := r.stateLocked(w, since, -1)
 	st.Type = "state"
 	b, _ := json.Marshal(st)
-	c.lastSeq = st.Seq
+	c.lastSeq, c.lastNote = st.Seq, r.noteN
 	if !c.enqueue(b) {
 		r.dropLocked(c)
 		return nil
@@ -309,7 +354,7 @@ func (r *room) view(tok string, since int) (state, *apiError) {
 	if err != nil {
 		return state{}, err
 	}
-	return r.stateLocked(w, since), nil
+	return r.stateLocked(w, since, -1), nil
 }
 
 // join takes the first free seat (or, once started, the first vacant one).
@@ -348,16 +393,16 @@ func (r *room) join(name string) (int, string, *apiError) {
 		_ = r.match.Rename(seat, name) // seat is in range: it is one of the match's
 	}
 	before := r.seats[seat]
-	r.seats[seat] = &player{name: name, token: tok}
-	if err := r.persistLocked(); err != nil {
+	r.seats[seat] = &player{name: name, token: hashToken(tok)}
+	if err := r.persistLocked("join"); err != nil {
 		r.seats[seat] = before
 		if r.match != nil && before != nil {
 			_ = r.match.Rename(seat, before.name)
 		}
 		return 0, "", err
 	}
-	r.byToken[tok] = seat
-	r.s.addToken(tok, r)
+	r.byToken[r.seats[seat].token] = seat
+	r.s.addToken(r.seats[seat].token, r)
 	r.s.logf("room %s: %s joined seat %d", r.code, name, seat)
 	r.broadcastLocked(nil)
 	return seat, tok, nil
@@ -507,26 +552,15 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 			a.events = append(a.events, e)
 		}
 	}
+	if err := r.persistMoveLocked(mv, req.ID, seq); err != nil {
+		r.undoLastMoveLocked()
+		return answer{}, err
+	}
 	if req.ID != "" {
-		if p.ids == nil {
-			p.ids = map[string]answer{}
-		}
-		p.ids[req.ID] = a
-		p.order = append(p.order, req.ID)
-		if len(p.order) > maxIDs {
-			delete(p.ids, p.order[0])
-			p.order = slices.Delete(p.order, 0, 1)
-		}
+		p.remember(req.ID, a)
 	}
 	if r.match.Over() {
 		r.status = statusOver
-	}
-	if err := r.persistLocked(); err != nil {
-		r.undoLastMoveLocked()
-		if req.ID != "" {
-			delete(p.ids, req.ID)
-		}
-		return answer{}, err
 	}
 	if r.status == statusOver {
 		r.s.logf("room %s: the game is over", r.code)
@@ -566,19 +600,21 @@ func (r *room) start(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	seatsBefore := r.seats
-	r.seats, r.match, r.status = players, m, statusPlaying
+	seatsBefore, timersBefore, notesBefore := r.seats, r.snapshotTimers(), r.notes
+	r.seats, r.match, r.status, r.round, r.notes = players, m, statusPlaying, r.round+1, nil
 	r.startGameTimersLocked()
-	if err := r.persistLocked(); err != nil {
-		r.seats, r.match, r.status = seatsBefore, nil, statusLobby
+	if err := r.persistLocked("start"); err != nil {
+		r.seats, r.match, r.status, r.round, r.notes, r.timers = seatsBefore, nil, statusLobby, r.round-1, notesBefore, timersBefore
+		r.scheduleAllLocked()
 		return err
 	}
+	r.scheduleAllLocked()
 	for i, p := range players {
 		r.byToken[p.token] = i
 	}
 	for c := range r.clients {
 		if !c.who.host {
-			c.who.seat = r.byToken[c.token]
+			c.who.seat = r.byToken[c.key]
 		}
 	}
 	r.s.logf("room %s: started %s with %d players", r.code, r.info.ID, len(players))
@@ -600,18 +636,20 @@ func (r *room) restart(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	matchBefore, statusBefore := r.match, r.status
-	r.match, r.status = m, statusPlaying
+	matchBefore, statusBefore, timersBefore, notesBefore := r.match, r.status, r.snapshotTimers(), r.notes
+	r.match, r.status, r.round, r.notes = m, statusPlaying, r.round+1, nil
 	r.startGameTimersLocked()
-	if err := r.persistLocked(); err != nil {
-		r.match, r.status = matchBefore, statusBefore
+	if err := r.persistLocked("restart"); err != nil {
+		r.match, r.status, r.round, r.notes, r.timers = matchBefore, statusBefore, r.round-1, notesBefore, timersBefore
+		r.scheduleAllLocked()
 		return err
 	}
+	r.scheduleAllLocked()
 	for _, p := range r.seats {
 		p.ids, p.order = nil, nil
 	}
 	for c := range r.clients {
-		c.lastSeq = 0
+		c.lastSeq, c.lastNote = 0, r.noteN
 	}
 	r.s.logf("room %s: restarted", r.code)
 	r.broadcastLocked(nil)
@@ -636,17 +674,19 @@ func (r *room) kick(tok string, seat *int) *apiError {
 	if p == nil || p.token == "" {
 		return fail(fiber.StatusConflict, fmt.Sprintf("seat %d is empty", n))
 	}
-	old := p.token
-	delete(r.byToken, old)
-	r.s.dropTokens(old)
+	old, before := p.token, *p
 	if r.status == statusLobby {
 		r.seats[n] = nil
 	} else {
 		p.token, p.ids, p.order = "", nil, nil
 	}
-	if err := r.persistLocked(); err != nil {
+	if err := r.persistLocked("kick"); err != nil {
+		*p = before
+		r.seats[n] = p
 		return err
 	}
+	delete(r.byToken, old)
+	r.s.dropTokens(old)
 	r.closeTokenLocked(old, "you were removed from the room")
 	r.s.logf("room %s: %s removed from seat %d", r.code, p.name, n)
 	r.broadcastLocked(nil)
@@ -665,7 +705,7 @@ func (r *room) lock(tok string, locked *bool) *apiError {
 	}
 	was := r.locked
 	r.locked = *locked
-	if err := r.persistLocked(); err != nil {
+	if err := r.persistLocked("lock"); err != nil {
 		r.locked = was
 		return err
 	}
@@ -693,7 +733,7 @@ func (r *room) pause(tok string, paused *bool) *apiError {
 		r.status = statusPlaying
 	}
 	r.holdTimersLocked(*paused)
-	if err := r.persistLocked(); err != nil {
+	if err := r.persistLocked("pause"); err != nil {
 		r.status, r.timers = was, timersBefore
 		r.holdTimersLocked(was == statusPaused)
 		return err
@@ -711,7 +751,7 @@ func (r *room) end(tok string) *apiError {
 	}
 	was := r.status
 	r.status = statusEnded
-	if err := r.persistLocked(); err != nil {
+	if err := r.persistLocked("end"); err != nil {
 		r.status = was
 		return err
 	}

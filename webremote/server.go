@@ -54,7 +54,7 @@ type Server struct {
 
 	mu     sync.RWMutex
 	rooms  map[string]*room // by code
-	tokens map[string]*room // every live token (host and seats), for the limiter
+	tokens map[string]*room // every live token's hash (host and seats), for the limiter
 	onRoom func(code, joinURL string)
 
 	events   chan batch // to the OnEvents listener
@@ -146,7 +146,7 @@ func (s *Server) room(code string) *room {
 func (s *Server) knownToken(tok string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, ok := s.tokens[tok]
+	_, ok := s.tokens[hashToken(tok)]
 	return ok
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/game"
 )
@@ -101,10 +102,14 @@ func (r *room) ring(t *roomTimer) {
 			break
 		}
 	}
-	_ = r.persistLocked()
+	r.addNoteLocked("timer-done", fmt.Sprintf("The %s timer has run out.", name))
+	_ = r.persistLocked("timer-done") // already logged; the timer has run out all the same
 	r.broadcastLocked(nil)
-	code, on := r.code, r.s.onTimer
+	code := r.code
 	r.mu.Unlock()
+	r.s.mu.RLock()
+	on := r.s.onTimer
+	r.s.mu.RUnlock()
 	r.s.logf("room %s: the %s timer has run out", code, name)
 	if refMove != nil {
 		if _, err := r.s.Apply(code, *refMove); err != nil {
@@ -173,13 +178,11 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 	default:
 		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", action))
 	}
-	if err := r.persistLocked(); err != nil {
+	if err := r.persistLocked("timers"); err != nil {
 		r.timers = before
 		return err
 	}
-	for _, x := range r.timers {
-		r.scheduleLocked(x)
-	}
+	r.scheduleAllLocked()
 	if t != nil && action == "delete" && t.stop != nil {
 		t.stop()
 	}
@@ -228,5 +231,35 @@ func (r *room) startGameTimersLocked() {
 	t := &roomTimer{Timer: timer.New(meetingTimer, time.Duration(minutes)*time.Minute)}
 	t.Start(r.s.clock().Now())
 	r.timers = append(r.timers, t)
-	r.scheduleLocked(t)
+}
+
+// scheduleAllLocked (re)schedules every timer of the room.
+func (r *room) scheduleAllLocked() {
+	for _, t := range r.timers {
+		r.scheduleLocked(t)
+	}
+}
+
+// roomEvent is an event in a state: the game's, or the room's own (a note:
+// a timer ran out), which carries the game's seq when it happened and its
+// own number N, 1, 2, … in the room, never reused.
+type roomEvent struct {
+	referee.Logged
+	N int `json:"n,omitempty"`
+}
+
+// maxNotes is how many of its own events a room keeps.
+const maxNotes = 20
+
+// addNoteLocked adds an event of the room itself (public).
+func (r *room) addNoteLocked(typ, text string) {
+	seq := 0
+	if r.match != nil {
+		seq = r.match.Seq()
+	}
+	r.noteN++
+	r.notes = append(r.notes, roomEvent{Logged: referee.Logged{Seq: seq, Event: game.Event{Type: typ, Text: text}}, N: r.noteN})
+	if extra := len(r.notes) - maxNotes; extra > 0 {
+		r.notes = slices.Delete(r.notes, 0, extra)
+	}
 }

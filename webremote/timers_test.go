@@ -138,3 +138,53 @@ func TestARunningTimerSurvivesARestart(t *testing.T) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+func TestATimerRunningOutIsAnEventOfTheRoomForEveryone(t *testing.T) {
+	clock := &timer.Fake{}
+	dir := t.TempDir()
+	l := startLive(t, Config{Clock: clock, Data: dir})
+	code, host, toks := woodlouseRoom(t, l.Server)
+	ws := l.mustDial(t, code, toks[1], -1)
+	ws.readState()
+	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 30}).status)
+	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+	clock.Advance(31 * time.Second)
+	isDone := func(st testState) bool {
+		for _, e := range st.Events {
+			if e.Type == "timer-done" {
+				return true
+			}
+		}
+		return false
+	}
+	st := ws.readUntil(isDone)
+	last := st.Events[len(st.Events)-1]
+	assert.Equal(t, "The sand timer has run out.", last.Text)
+	assert.Equal(t, 1, last.N, "the room's first event of its own")
+	assert.Equal(t, st.Seq, last.Seq, "it carries the game's seq")
+	for _, tok := range append(toks, host) { // public
+		assert.True(t, isDone(viewOf(t, l.Server, code, tok)))
+	}
+	r := call(t, l.Server, "GET", "/api/rooms/"+code+"/view?since="+itoa(st.Seq), host, nil)
+	assert.Contains(t, string(r.body), `"timer-done"`, "since the game stood at its seq")
+
+	// The next push (a timer change) does not repeat it; a second one is numbered 2.
+	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "flip"}).status)
+	st, _ = ws.readState()
+	assert.False(t, isDone(st), "%+v", st.Events)
+	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+	clock.Advance(31 * time.Second)
+	st = ws.readUntil(isDone)
+	assert.Equal(t, 2, st.Events[len(st.Events)-1].N)
+
+	// Kept with the room.
+	s2 := newTestServer(t, Config{Clock: clock, Data: dir})
+	st2 := viewOf(t, s2, code, host)
+	n := 0
+	for _, e := range st2.Events {
+		if e.Type == "timer-done" {
+			n++
+		}
+	}
+	assert.Equal(t, 2, n)
+}

@@ -23,10 +23,12 @@ const (
 // socket is written by the writer goroutine alone (and by the library's
 // own close and pong control frames, which may be concurrent).
 type client struct {
-	ws      *websocket.Conn
-	token   string
-	who     who
-	lastSeq int // the seq of the last state queued
+	ws       *websocket.Conn
+	token    string
+	key      string // hashToken(token), as the room knows it
+	who      who
+	lastSeq  int // the seq of the last state queued
+	lastNote int // the number of the last room event queued
 
 	send chan []byte
 	done chan struct{}
@@ -36,7 +38,7 @@ type client struct {
 }
 
 func newClient(ws *websocket.Conn, tok string) *client {
-	return &client{ws: ws, token: tok, send: make(chan []byte, sendQueue), done: make(chan struct{})}
+	return &client{ws: ws, token: tok, key: hashToken(tok), send: make(chan []byte, sendQueue), done: make(chan struct{})}
 }
 
 // enqueue queues a frame without blocking; false when the queue is full or

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -166,6 +167,7 @@ func TestServeWithoutAMicrophoneSaysSoAndRefusesBadFlags(t *testing.T) {
 // the phones' tokens still work.
 func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 	data := t.TempDir()
+	var said []string // what serve printed before it served
 	start := func() (string, *exec.Cmd) {
 		cmd := exec.Command(cliBin, "serve", "--host", "127.0.0.1", "--port", "0", "--data", data, "--no-mic", "--quiet")
 		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
@@ -175,7 +177,9 @@ func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 		sc := bufio.NewScanner(stdout)
 		re := regexp.MustCompile(`serving the web remote at (http://127\.0\.0\.1:\d+)/$`)
+		said = nil
 		for sc.Scan() {
+			said = append(said, sc.Text())
 			if m := re.FindStringSubmatch(sc.Text()); m != nil {
 				go func() {
 					for sc.Scan() {
@@ -236,6 +240,7 @@ func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 	cmd.Wait()
 
 	base2, _ := start()
+	assert.Contains(t, said, fmt.Sprintf("resumed 1 room: %s (celestial, playing, seq %d)", room.Room, acked))
 	for i, tok := range toks {
 		var after st
 		require.Equal(t, 200, apiCall(t, "GET", base2+"/api/rooms/"+room.Room+"/view", tok, nil, &after))

@@ -143,14 +143,45 @@ func (j *Journal) Append(v any) error {
 	if j.f == nil {
 		return fmt.Errorf("journal %s: closed", j.path)
 	}
+	off, err := j.f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return fmt.Errorf("journal %s: %w", j.path, err)
+	}
 	if _, err := j.f.Write(line); err != nil {
+		j.takeBackLocked(off)
 		return fmt.Errorf("journal %s: %w", j.path, err)
 	}
 	if err := j.sync(); err != nil {
+		j.takeBackLocked(off)
 		return fmt.Errorf("journal %s: flushing to disk: %w", j.path, err)
 	}
 	j.n++
 	return nil
+}
+
+// takeBackLocked cuts off a record that was not (wholly) written or not
+// flushed, so that a record Append refused never reappears when the
+// journal is opened again. If even that fails the journal is closed:
+// nothing more is written after a record of unknown fate.
+func (j *Journal) takeBackLocked(off int64) {
+	if j.f.Truncate(off) == nil {
+		if _, err := j.f.Seek(off, io.SeekStart); err == nil {
+			return
+		}
+	}
+	j.f.Close()
+	j.f = nil
+}
+
+// SetSync replaces the flush after every write (nil: the file's own
+// fsync), for tests of a disk that fails.
+func (j *Journal) SetSync(f func() error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if f == nil && j.f != nil {
+		f = j.f.Sync
+	}
+	j.sync = f
 }
 
 // Len is the number of records.

@@ -83,6 +83,24 @@ func TestAFailedFlushIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), "flushing to disk")
 }
 
+func TestARecordWhoseFlushFailedIsTakenBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.journal")
+	j, _, _, err := Open(path)
+	require.NoError(t, err)
+	require.NoError(t, j.Append(rec{Seq: 1}))
+	j.SetSync(func() error { return fmt.Errorf("disk on fire") })
+	require.Error(t, j.Append(rec{Seq: 2}), "refused")
+	j.SetSync(nil) // the disk's own again
+	require.NoError(t, j.Append(rec{Seq: 3}))
+	require.NoError(t, j.Close())
+	_, recs, repaired, err := Open(path)
+	require.NoError(t, err)
+	assert.False(t, repaired)
+	require.Len(t, recs, 2, "the refused record is not in the journal")
+	assert.Contains(t, string(recs[0]), `"seq":1`)
+	assert.Contains(t, string(recs[1]), `"seq":3`)
+}
+
 func TestATornLastRecordIsCutAndTheJournalResumes(t *testing.T) {
 	for _, cut := range []string{"half the line", "all but the newline", "one byte"} {
 		t.Run(cut, func(t *testing.T) {
