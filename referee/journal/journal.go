@@ -43,11 +43,20 @@ type Journal struct {
 
 // Open opens (creating if needed) the journal at path and returns it with
 // its records. A torn last record is removed; repaired reports whether one
-// was.
+// was. A journal it creates has its name flushed to the disk too (the
+// directory is synced), so that the file itself survives a power cut.
 func Open(path string) (j *Journal, records []json.RawMessage, repaired bool, err error) {
+	_, statErr := os.Lstat(path)
+	created := errors.Is(statErr, os.ErrNotExist)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, nil, false, err
+	}
+	if created {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, nil, false, fmt.Errorf("%s: flushing the new journal's name to disk: %w", path, err)
+		}
 	}
 	records, good, err := scan(f)
 	if err != nil {
@@ -236,20 +245,65 @@ func (d Dir) Open(name string) (*Journal, []json.RawMessage, bool, error) {
 	if name == "" || strings.ContainsAny(name, `/\.`) {
 		return nil, nil, false, fmt.Errorf("journal name %q: use letters and digits", name)
 	}
-	if err := os.MkdirAll(string(d), 0o700); err != nil {
+	if err := mkdirSynced(string(d)); err != nil {
 		return nil, nil, false, err
 	}
 	return Open(filepath.Join(string(d), name+ext))
 }
 
 // Retire moves a finished journal into the directory's "done" folder, so
-// that it is kept but not resumed.
+// that it is kept but not resumed. The move is flushed to the disk (both
+// directories are synced) before Retire returns, so that after a power cut
+// the journal is in one place or the other, never resumed once retired.
 func (d Dir) Retire(name string) error {
 	done := filepath.Join(string(d), "done")
-	if err := os.MkdirAll(done, 0o700); err != nil {
+	if err := mkdirSynced(done); err != nil {
 		return err
 	}
-	return os.Rename(filepath.Join(string(d), name+ext), filepath.Join(done, name+ext))
+	if err := os.Rename(filepath.Join(string(d), name+ext), filepath.Join(done, name+ext)); err != nil {
+		return err
+	}
+	if err := syncDir(done); err != nil {
+		return fmt.Errorf("retiring %s: %w", name, err)
+	}
+	if err := syncDir(string(d)); err != nil {
+		return fmt.Errorf("retiring %s: %w", name, err)
+	}
+	return nil
+}
+
+// mkdirSynced makes dir and any missing parents, syncing the parent of
+// each directory it makes so that the new names reach the disk.
+func mkdirSynced(dir string) error {
+	dir = filepath.Clean(dir)
+	if st, err := os.Stat(dir); err == nil {
+		if !st.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil
+	}
+	parent := filepath.Dir(dir)
+	if parent != dir {
+		if err := mkdirSynced(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	return syncDir(parent)
+}
+
+// syncDir flushes a directory's entries to the disk: a file created in it,
+// or renamed into or out of it, is only durable once its directory is.
+// Tests replace it.
+var syncDir = func(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
 }
 
 func crc32IEEE(b []byte) uint32 { return crc32.ChecksumIEEE(b) }

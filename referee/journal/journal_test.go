@@ -253,3 +253,60 @@ func FuzzScan(f *testing.F) {
 		}
 	})
 }
+
+// recordDirSyncs replaces the directory flush for one test and returns the
+// directories flushed, in order.
+func recordDirSyncs(t *testing.T, fail error) *[]string {
+	t.Helper()
+	var mu sync.Mutex
+	var synced []string
+	old := syncDir
+	syncDir = func(dir string) error {
+		mu.Lock()
+		synced = append(synced, filepath.Clean(dir))
+		mu.Unlock()
+		if fail != nil {
+			return fail
+		}
+		return old(dir)
+	}
+	t.Cleanup(func() { syncDir = old })
+	return &synced
+}
+
+func TestANewJournalsNameIsFlushedToDisk(t *testing.T) {
+	root := t.TempDir()
+	d := Dir(filepath.Join(root, "state", "rooms"))
+	synced := recordDirSyncs(t, nil)
+	j, _, _, err := d.Open("QXBT")
+	require.NoError(t, err)
+	require.NoError(t, j.Close())
+	assert.Equal(t, []string{root, filepath.Join(root, "state"), string(d)}, *synced,
+		"each directory made is flushed in its parent, and the new file in its directory")
+
+	*synced = nil
+	j, _, _, err = d.Open("QXBT")
+	require.NoError(t, err)
+	require.NoError(t, j.Close())
+	assert.Empty(t, *synced, "reopening an existing journal creates no name")
+}
+
+func TestARetiredJournalsMoveIsFlushedToDisk(t *testing.T) {
+	d := Dir(filepath.Join(t.TempDir(), "rooms"))
+	j, _, _, err := d.Open("ABCD")
+	require.NoError(t, err)
+	require.NoError(t, j.Close())
+	synced := recordDirSyncs(t, nil)
+	require.NoError(t, d.Retire("ABCD"))
+	done := filepath.Join(string(d), "done")
+	assert.Equal(t, []string{string(d), done, string(d)}, *synced,
+		"the new done folder in its parent, then both ends of the rename")
+}
+
+func TestAJournalWhoseNameCannotBeFlushedIsNotOpened(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.journal")
+	recordDirSyncs(t, fmt.Errorf("disk on fire"))
+	_, _, _, err := Open(path)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "disk on fire")
+}
