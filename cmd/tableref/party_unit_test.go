@@ -35,7 +35,7 @@ func TestTheRefereeRingsAndSaysTheHeadlines(t *testing.T) {
 	})
 	p.timerDone("ABCD", "sand")
 	assert.Equal(t, []string{
-		"sound:alarm", "say:The deck is spent with 2 voice(s) still talking.",
+		"sound:alarm", "say:The deck is spent with 2 voices still talking.",
 		"sound:buzzer", "say:Wrong code! Ann gives 1 bang and 2 claps, but the card shows 3 rats.",
 		"sound:alarm", "say:The sand timer has run out.",
 	}, rec.Played, "a private event and a small step are not said")
