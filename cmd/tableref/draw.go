@@ -79,10 +79,24 @@ func parseFlagsAllowingArgs(fs *flag.FlagSet, args []string) error {
 			fs.Usage()
 			return errHelp
 		}
+		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+			// Say which flags there are.
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
+			return usagef("%v; the flags are %s", err, strings.Join(names, ", "))
+		}
 		return usageError{err.Error()}
 	}
 	return nil
 }
+
+// maxDealPlayers is the most players deal accepts: one card each from a
+// deck without jokers.
+const maxDealPlayers = 52
+
+// maxRolls bounds the dice one roll command throws (--times × every die
+// named), so that a long command line cannot ask for billions of rolls.
+const maxRolls = 1_000_000
 
 func runDeal(e *env, args []string) error {
 	var players, cards, jokers int
@@ -92,7 +106,7 @@ func runDeal(e *env, args []string) error {
 		"Shuffles a 52-card deck and deals the same number of cards to each player, one at a time round the\n"+
 			"table. The seed is always printed: the same seed gives the same deal, so anyone can check it.", e.stdout)
 	fs.IntVar(&players, "players", 0, "how many players (1 to 52)")
-	fs.IntVar(&cards, "cards", 0, "cards to each player")
+	fs.IntVar(&cards, "cards", 0, "cards to each player (players × cards at most the deck's size)")
 	fs.IntVar(&jokers, "jokers", 0, "jokers added to the deck: 0, 1 or 2")
 	fs.Var(&seed, "seed", "the shuffle's seed (default: a fresh random one)")
 	fs.BoolVar(&asJSON, "json", false, "print JSON")
@@ -100,15 +114,20 @@ func runDeal(e *env, args []string) error {
 		return err
 	}
 	switch {
-	case players < 1:
-		return usagef("--players is required (1 or more)")
-	case cards < 1:
-		return usagef("--cards is required (1 or more)")
+	case players == 0:
+		return usagef("--players is required (1 to %d)", maxDealPlayers)
+	case players < 1 || players > maxDealPlayers:
+		return usagef("--players must be from 1 to %d, not %d", maxDealPlayers, players)
 	case jokers < 0 || jokers > 2:
 		return usagef("--jokers must be 0, 1 or 2")
 	}
 	d := deck.New(jokers)
-	if players*cards > len(d) {
+	switch {
+	case cards == 0:
+		return usagef("--cards is required (1 or more)")
+	case cards < 1 || cards > len(d):
+		return usagef("--cards must be from 1 to %d, not %d", len(d), cards)
+	case players*cards > len(d): // both are small now: no overflow
 		return usagef("%d players × %d cards needs %d cards; the deck has %d", players, cards, players*cards, len(d))
 	}
 	s := seed.get()
@@ -165,6 +184,13 @@ func runRoll(e *env, args []string) error {
 			return usageError{err.Error()}
 		}
 		specs = append(specs, sp)
+	}
+	count := 0
+	for _, sp := range specs {
+		count += sp.N // at most dice.MaxDice each: no overflow before the check
+		if count*times > maxRolls {
+			return usagef("that is more than %d dice to roll at once: roll fewer, or fewer --times", maxRolls)
+		}
 	}
 	s := seed.get()
 	r := game.NewRand(s)

@@ -19,6 +19,7 @@ import (
 	"github.com/tableref/tableref/audio"
 	"github.com/tableref/tableref/audio/mic"
 	"github.com/tableref/tableref/audio/sound"
+	"github.com/tableref/tableref/audio/talk"
 	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
@@ -29,10 +30,11 @@ func runServe(e *env, args []string) error {
 	var port int
 	var host, data, device, wav string
 	var noMic, quiet bool
+	var pause, shout float64
 	var gameID, variant string
 	var players int
 	opts := optionsFlag{}
-	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--quiet]",
+	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
@@ -52,7 +54,13 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time (for demos and tests)")
 	fs.BoolVar(&noMic, "no-mic", false, "do not listen: codes are entered on the phones")
 	fs.BoolVar(&quiet, "quiet", false, "no sounds and no spoken announcements")
+	fs.Float64Var(&pause, "pause", talk.DefaultMinPause, "Insomnia: seconds of silence that make a pause")
+	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "Insomnia: decibels above the room's running level that make a shout")
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	// The same checks as listen --voices.
+	if err := (&listenFlags{voices: true, gap: audio.DefaultGap, pause: pause, shout: shout}).check(); err != nil {
 		return err
 	}
 	if noMic && (device != "" || wav != "") {
@@ -139,7 +147,7 @@ func runServe(e *env, args []string) error {
 			open = p.afterStart(hearing.Recording(wav))
 			out.printf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
 		}
-		ears := hearing.Start(open, hearing.Config{}, p.heard)
+		ears := hearing.Start(open, hearing.Config{MinPause: pause, ShoutDB: shout}, p.heard)
 		defer func() { close(p.done); ears.Close() }()
 	} else {
 		p.mic = hearing.Status{Message: "not listening (--no-mic): the trainer enters the code on the phone"}

@@ -170,3 +170,14 @@ func TestStateDirFollowsXDG(t *testing.T) {
 
 // lockedBuffer is a buffer the test reads while a process writes it.
 type lockedBuffer = vmicBuffer
+
+func TestAnUnknownFlagListsTheValidOnes(t *testing.T) {
+	r := cliRun(t, nil, "serve", "--bogus")
+	cliAssertError(t, r, 2, "flag provided but not defined: -bogus", "the flags are ", "--game", "--no-mic", "--wav", "--pause", "--shout", "(see tableref serve --help)")
+	r = cliRun(t, nil, "serve", "--pause", "0.1")
+	cliAssertError(t, r, 2, "--pause must be between 0.2 and 60 seconds, got 0.1")
+	r = cliRun(t, nil, "serve", "--shout", "50")
+	cliAssertError(t, r, 2, "--shout must be between 1 and 40 dB, got 50")
+	r = cliRun(t, nil, "deal", "-x")
+	cliAssertError(t, r, 2, "-x; the flags are --cards, --jokers, --json, --players, --seed")
+}
