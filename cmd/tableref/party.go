@@ -77,6 +77,29 @@ func (p *party) afterStart(open hearing.Opener) hearing.Opener {
 	}
 }
 
+// adopt makes the microphone serve the resumed room that most wants it
+// after a restart: a Woodlouse Chaos or Insomnia game under way before one
+// paused, over or in the lobby, and among those the one changed last
+// (changed says when a room last changed). It reports the room chosen.
+func (p *party) adopt(changed func(code string) time.Time) (string, bool) {
+	rank := map[string]int{"playing": 3, "paused": 2, "lobby": 1}
+	best, bestRank, bestAt := "", 0, time.Time{}
+	for _, r := range p.srv.Rooms() {
+		if !audioGames[r.Game] {
+			continue
+		}
+		k, at := rank[r.Status], changed(r.Code)
+		if best == "" || k > bestRank || k == bestRank && at.After(bestAt) {
+			best, bestRank, bestAt = r.Code, k, at
+		}
+	}
+	if best == "" {
+		return "", false
+	}
+	p.listenFor(best)
+	return best, true
+}
+
 // listenFor makes room the one the microphone serves.
 func (p *party) listenFor(room string) {
 	p.mu.Lock()

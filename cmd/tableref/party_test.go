@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,7 +26,10 @@ import (
 func servePlay(t *testing.T, args ...string) (string, func() string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	cmd := exec.CommandContext(ctx, cliBin, append([]string{"serve", "--host", "127.0.0.1", "--port", "0", "--data", t.TempDir()}, args...)...)
+	if !slices.Contains(args, "--data") {
+		args = append([]string{"--data", t.TempDir()}, args...)
+	}
+	cmd := exec.CommandContext(ctx, cliBin, append([]string{"serve", "--host", "127.0.0.1", "--port", "0"}, args...)...)
 	cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=0")
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
@@ -150,6 +154,66 @@ func TestServeHearsTheTrainersCodeFromTheMicrophone(t *testing.T) {
 	apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", seats[1], nil, &pv)
 	require.NotNil(t, pv.Live.Hearing.Code)
 	assert.Contains(t, out(), "microphone: listening to")
+}
+
+// TestAResumedWoodlouseRoomHearsTheMicrophone starts a Woodlouse game
+// without a microphone, kills the server with SIGKILL and starts it again
+// on the same data with a recording as the microphone: the resumed room,
+// waiting for the trainer's code, hears it.
+func TestAResumedWoodlouseRoomHearsTheMicrophone(t *testing.T) {
+	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
+	if _, err := os.Stat(wav); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("corpus file missing: %v", err)
+		}
+		t.Skipf("corpus file missing: %v", err)
+	}
+	data := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := exec.CommandContext(ctx, cliBin, "serve", "--host", "127.0.0.1", "--port", "0", "--data", data, "--no-mic", "--quiet")
+	stdout, err := first.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, first.Start())
+	t.Cleanup(func() { cancel(); first.Wait() })
+	sc := bufio.NewScanner(stdout)
+	var base string
+	for base == "" && sc.Scan() {
+		if m := regexp.MustCompile(`serving the web remote at (http://127\.0\.0\.1:\d+)/$`).FindStringSubmatch(sc.Text()); m != nil {
+			base = m[1]
+		}
+	}
+	require.NotEmpty(t, base)
+	go func() {
+		for sc.Scan() {
+		}
+	}()
+	var room struct {
+		Room string `json:"room"`
+		Host string `json:"host_token"`
+	}
+	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &room))
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, nil))
+	}
+	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
+	first.Wait()
+
+	base2, out := servePlay(t, "--data", data, "--quiet", "--wav", wav)
+	assert.Contains(t, out(), "The microphone serves the resumed room "+room.Room+" (woodlouse)")
+	var v struct {
+		Seq    int `json:"seq"`
+		Events []struct {
+			Text string `json:"text"`
+		} `json:"events"`
+	}
+	deadline := time.Now().Add(40 * time.Second)
+	for time.Now().Before(deadline) && v.Seq < 1 {
+		time.Sleep(200 * time.Millisecond)
+		apiCall(t, "GET", base2+"/api/rooms/"+room.Room+"/view", room.Host, nil, &v)
+	}
+	require.GreaterOrEqual(t, v.Seq, 1, "the resumed room never heard the code\n%s", out())
+	assert.Contains(t, v.Events[0].Text, "Ann gives 3 bangs and 5 claps")
 }
 
 func TestServeWithoutAMicrophoneSaysSoAndRefusesBadFlags(t *testing.T) {

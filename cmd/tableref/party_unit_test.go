@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/hearing"
+	"github.com/tableref/tableref/referee/journal"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
 )
@@ -92,4 +94,74 @@ func TestInsomniaHearsVoicesAndWoodlouseHearsGestures(t *testing.T) {
 	code2 := h["code"].(map[string]any)
 	assert.Equal(t, false, code2["used"])
 	assert.True(t, strings.Contains(code2["note"].(string), "no game under way"), "%v", code2)
+}
+
+// call makes one API request in-process and decodes its answer into into.
+func call(t *testing.T, srv *webremote.Server, method, path, tok string, body any, into any) int {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = strings.NewReader(string(b))
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+	res, err := srv.App().Test(req, 5000)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(res.Body)
+	if into != nil {
+		require.NoError(t, json.Unmarshal(b, into), "%s", b)
+	}
+	return res.StatusCode
+}
+
+// TestAResumedRoomIsHeardAtOnce restarts the server on the same data: the
+// Woodlouse game under way is the microphone's again before any move or new
+// room, a heard code becomes its trainer's move, and a recording played as
+// the microphone starts.
+func TestAResumedRoomIsHeardAtOnce(t *testing.T) {
+	data := t.TempDir()
+	srv := webremote.New(webremote.Config{RateLimit: -1, Data: data})
+	lobby, _, _, err := srv.CreateRoom("insomnia", 4, "", nil) // stays in the lobby
+	require.NoError(t, err)
+	code, host, _, err := srv.CreateRoom("woodlouse", 3, "", nil)
+	require.NoError(t, err)
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
+	}
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
+	// Touch the lobby last: a game under way still comes first.
+	require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+lobby+"/join", "", map[string]any{"name": "Di"}, nil))
+
+	// The server stops; a new one resumes the rooms from the journals.
+	srv2 := webremote.New(webremote.Config{RateLimit: -1, Data: data})
+	rec := &sound.Recorder{}
+	p := &party{srv: srv2, player: rec, log: func(string, ...any) {}, done: make(chan struct{}), talking: true}
+	got, ok := p.adopt(journal.Dir(data).Modified)
+	require.True(t, ok)
+	assert.Equal(t, code, got)
+
+	// A recording waiting for a game under way starts now.
+	opened := make(chan struct{})
+	go func() {
+		p.afterStart(func() (hearing.Input, string, bool, error) { close(opened); return nil, "", false, io.EOF })()
+	}()
+	select {
+	case <-opened:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the recording waits for a game although one is under way")
+	}
+
+	m := srv2.Match(code)
+	require.NotNil(t, m)
+	trainer := m.Snapshot(game.Table, 0).Turn[0]
+	right := m.Snapshot(trainer, 0).Legal[0]
+	var bangs, claps int
+	fmt.Sscan(right.Args[0], &bangs)
+	fmt.Sscan(right.Args[1], &claps)
+	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
+	assert.Equal(t, 1, m.Seq(), "the heard code is the trainer's move")
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/audio/talk"
 	"github.com/tableref/tableref/referee/hearing"
+	"github.com/tableref/tableref/referee/journal"
 	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
@@ -139,6 +140,10 @@ func runServe(e *env, args []string) error {
 	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{}), talking: true}
 	srv.OnEvents(p.events)
 	srv.OnTimer(p.timerDone)
+	// A room resumed after a restart is heard at once, as it was before.
+	if code, ok := p.adopt(journal.Dir(filepath.Join(data, "rooms")).Modified); ok && !noMic {
+		out.printf("The microphone serves the resumed room %s (%s).\n", code, srv.GameOf(code))
+	}
 	if !noMic {
 		open := hearing.Microphone(device)
 		if wav != "" {

@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // MaxRecord bounds one record's size.
@@ -249,6 +250,16 @@ func (d Dir) Open(name string) (*Journal, []json.RawMessage, bool, error) {
 		return nil, nil, false, err
 	}
 	return Open(filepath.Join(string(d), name+ext))
+}
+
+// Modified is when the named journal was last written (the zero time when
+// there is none).
+func (d Dir) Modified(name string) time.Time {
+	st, err := os.Stat(filepath.Join(string(d), name+ext))
+	if err != nil {
+		return time.Time{}
+	}
+	return st.ModTime()
 }
 
 // Retire moves a finished journal into the directory's "done" folder, so

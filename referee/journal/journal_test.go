@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -309,4 +310,16 @@ func TestAJournalWhoseNameCannotBeFlushedIsNotOpened(t *testing.T) {
 	_, _, _, err := Open(path)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "disk on fire")
+}
+
+func TestADirectorySaysWhenEachJournalWasLastWritten(t *testing.T) {
+	d := Dir(t.TempDir())
+	assert.True(t, d.Modified("NONE").IsZero())
+	j, _, _, err := d.Open("ABCD")
+	require.NoError(t, err)
+	require.NoError(t, j.Append(rec{Seq: 1}))
+	require.NoError(t, j.Close())
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(string(d), "ABCD.journal"), old, old))
+	assert.WithinDuration(t, old, d.Modified("ABCD"), time.Second)
 }
