@@ -85,6 +85,7 @@ type Listener struct {
 	meter   meter
 	room    roomFloor
 	voices  *voice.Detector
+	voiced  voicedFrames
 	scratch []float64
 }
 
@@ -124,6 +125,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	l.codes.minTalk = int64(MinTalk * float64(rate))
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
 	l.voices = voice.NewDetector(rate)
+	l.voiced.keep = int64(gesture.VoicedSeconds * float64(rate))
 	l.meter.span = rate / 10
 	return l
 }
@@ -152,7 +154,7 @@ func (l *Listener) Write(x []float64) {
 		l.pos += int64(k)
 		l.meter.add(chunk, l.pos, l.rate, l.emit)
 		l.room.add(chunk, l.rate)
-		l.voices.Push(chunk, nil, l.talk)
+		l.voices.Push(chunk, l.voiced.add, l.talk)
 		l.down = l.dec.Process(chunk, l.down[:0])
 		l.stft.Push(l.down, l.frame)
 		l.settle()
@@ -233,6 +235,7 @@ func (l *Listener) decide() {
 	seg := l.hist.slice(from, l.pos)
 	feat := l.an.Measure(seg, int(p.on-from), l.rate)
 	feat.Above = feat.Level - l.room.floor
+	feat.Voiced = l.voiced.share(p.on)
 	kind := l.cfg.Judge(p.on, feat)
 	l.wasGest = kind.IsGesture()
 	if kind == gesture.Other && feat.Sudden < MinRise {
@@ -325,6 +328,47 @@ func (h *history) slice(from, to int64) []float64 {
 		return nil
 	}
 	return h.buf[from-h.start : to-h.start]
+}
+
+// voicedFrames remembers which of the voice detector's recent frames were
+// voiced.
+type voicedFrames struct {
+	keep   int64 // samples of frames to remember
+	frames []voicedFrame
+}
+
+type voicedFrame struct {
+	end    int64
+	voiced bool
+}
+
+func (v *voicedFrames) add(f voice.Frame, voiced bool) {
+	if len(v.frames) > 0 && v.frames[0].end < f.End-2*v.keep {
+		n := 0
+		for n < len(v.frames) && v.frames[n].end < f.End-v.keep {
+			n++
+		}
+		v.frames = append(v.frames[:0], v.frames[n:]...)
+	}
+	v.frames = append(v.frames, voicedFrame{f.End, voiced})
+}
+
+// share is the share of the frames that ended in the keep samples before
+// sample at that were voiced (0 when there are none).
+func (v *voicedFrames) share(at int64) float64 {
+	var n, voiced int
+	for _, f := range v.frames {
+		if f.end <= at && f.end > at-v.keep {
+			n++
+			if f.voiced {
+				voiced++
+			}
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(voiced) / float64(n)
 }
 
 // meter emits a Level event every span samples.

@@ -15,9 +15,17 @@ import (
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
-// SpectralMinSudden is the least Sudden, in dB, for which the spectral
-// features are computed; below it a sound is not a hit whatever its spectrum.
-const SpectralMinSudden = 8.0
+// MinRise is the least rise, in dB, of a sound that may be a gesture: of its
+// whole level (Sudden) or of its lows or highs (RiseLow, RiseHigh), since a
+// clap landing on a loud drum still ringing barely moves the whole level but
+// lifts the highs. Nothing a hand does starts more gently.
+const MinRise = 8.0
+
+// Considered reports whether an onset rose enough to be a gesture at all;
+// the network judges only these.
+func (f Features) Considered() bool {
+	return f.Sudden >= MinRise || f.RiseLow >= MinRise || f.RiseHigh >= MinRise
+}
 
 // Window lengths around an onset.
 const (
@@ -43,7 +51,30 @@ type Features struct {
 	Tonal    float64 // share of the power above 1 kHz held by its 5 strongest spectral peaks
 	Formant  float64 // share of the power at 1-3.5 kHz, where a voice has formants and a drum's ring has little, dB
 	Harmonic float64 // share of the power above the pitch that lies on its multiples (2-10): high for a voice
+
+	// What the onset brought, against the same span just before it: a clap
+	// heard over the ringing of the bang before it is the bright, sudden
+	// part of the mix, not the mix.
+	Fresh    float64 // share of the power after the onset that is new (not in the span before it), 0..1
+	RiseLow  float64 // rise of the power below 500 Hz over the span before, dB (-20..60)
+	RiseHigh float64 // rise of the power above 2 kHz over the span before, dB (-20..60)
+
+	// Surprise and SurpriseLow are how much worse the first predictMs after
+	// the onset are foreseen than the span before it by a linear predictor
+	// fitted to that span, in dB, over the whole band and below 700 Hz
+	// (predict.go): a hit landing on a ringing drum is a surprise, the
+	// ringing itself is not.
+	Surprise    float64
+	SurpriseLow float64
+
+	// Voiced is the share of the voice detector's 20 ms frames in the
+	// VoicedSeconds before the onset that were voiced: a burst in the middle
+	// of a sentence is a consonant. Set by the caller (0 if unknown).
+	Voiced float64
 }
+
+// VoicedSeconds is how far back before an onset Features.Voiced looks.
+const VoicedSeconds = 0.3
 
 // Analyzer computes Features; it keeps its FFT and buffers between calls. The
 // zero value is ready to use.
@@ -52,11 +83,20 @@ type Analyzer struct {
 	n    int
 	buf  []float64
 	coef []complex128
-	pow  []complex128
+	pow  []complex128 // the onset's new power per bin (real parts)
+	pre  []float64    // power per bin of the span before the onset
+	win  []float64    // the span a predictor is fitted to, windowed
+	low  []float64    // the low band, decimated
 	acf  []float64
 	wlen int // samples in the last spectrum's window
 	env  []float64
 }
+
+// PreFactor is how much of the power heard just before an onset is taken
+// away, bin by bin, from the power after it to leave what the onset brought:
+// a little more than all of it, since one short window's estimate of a
+// steady sound varies by a few dB.
+const PreFactor = 2.0
 
 // Measure computes the features of an onset at index on of x, sampled at
 // rate Hz. x must hold Before seconds before on (or start at 0) and After
@@ -89,10 +129,27 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 	f.Early = level.DB(level.MeanSquare(x[on:on+min(ms(5), post)])) - level.DB(whole)
 	f.Decay = level.DB(level.MeanSquare(x[on+post-min(ms(10), post/2):on+post])) - level.DB(level.MeanSquare(x[on:on+min(ms(10), post/2)]))
 
-	if f.Sudden < SpectralMinSudden {
+	w0 := max(0, on-ms(1))
+	wl := on + post - w0
+	if f.Sudden < MinRise && !mayRise(x[max(0, w0-wl):on+post], w0-max(0, w0-wl), rate) {
+		return f // neither the whole level nor its lows or highs rose: not worth a spectrum
+	}
+	a.spectrum(x[w0:on+post], x[max(0, w0-wl):w0], rate, &f)
+	if !f.Considered() {
 		return f // no hit starts this gently: Classify needs no more
 	}
-	a.spectrum(x[max(0, on-ms(1)):on+post], rate, &f)
+	f.Surprise = f.Sudden
+	if s, ok := a.surprise(x[:on+post], 0, on, ms(predictMs), ms(1), predictOrder); ok {
+		f.Surprise = s
+	}
+	f.SurpriseLow = f.Surprise
+	if low, k := a.lowBand(x[:on+post], rate); k > 0 {
+		lr := float64(rate) / float64(k)
+		n := int(math.Round(predictMs * lr / 1000))
+		if s, ok := a.surprise(low, int(lr*0.004), on/k, n, int(math.Ceil(lr/1000)), predictOrderLow); ok {
+			f.SurpriseLow = s
+		}
+	}
 	var lag int
 	f.Pitch, lag = a.periodicity(ms(2.5), ms(12.5))
 	if lag > 0 {
@@ -101,9 +158,12 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 	return f
 }
 
-// spectrum fills the spectral features from one FFT of the window, tapered
-// only at its end so the attack keeps its full weight.
-func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
+// spectrum fills the spectral features from the FFT of the window w after
+// the onset, tapered only at its end so the attack keeps its full weight, less
+// PreFactor times the power of the span before it (as long as w, or shorter
+// at the start of the stream) tapered alike: the spectral features describe
+// the sound the onset brought, not the mix it landed in.
+func (a *Analyzer) spectrum(w, before []float64, rate int, f *Features) {
 	n := 64
 	for n < 2*len(w) { // room for the autocorrelation without wrap-around
 		n *= 2
@@ -113,24 +173,21 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 		a.buf = make([]float64, n)
 		a.coef = make([]complex128, n/2+1)
 		a.pow = make([]complex128, n/2+1)
+		a.pre = make([]float64, n/2+1)
 		a.acf = make([]float64, n)
 	}
-	clear(a.buf)
 	a.wlen = len(w)
-	half := len(w) / 2
-	for i, v := range w {
-		g := 1.0
-		if i >= half {
-			g = 0.5 + 0.5*math.Cos(math.Pi*float64(i-half)/float64(len(w)-half))
-		}
-		a.buf[i] = v * g
+	a.power(before, len(w), len(w)-len(before), true)
+	for k, c := range a.coef {
+		a.pre[k] = real(c)*real(c) + imag(c)*imag(c)
 	}
-	a.fft.Coefficients(a.coef, a.buf)
+	a.power(w, len(w), 0, false)
 	bin := float64(rate) / float64(n)
 	for k := range a.pow {
 		a.pow[k] = 0
 	}
 	var tot, logc, low, high, formant, flatLog, flatSum float64
+	var all, allLow, allHigh, preLow, preHigh float64
 	var flatN int
 	top := math.Min(8000, 0.45*float64(rate))
 	for k := 1; k < len(a.coef); k++ {
@@ -139,7 +196,17 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 			continue
 		}
 		c := a.coef[k]
-		p := real(c)*real(c) + imag(c)*imag(c)
+		heard := real(c)*real(c) + imag(c)*imag(c)
+		all += heard
+		if fr < 500 {
+			allLow += heard
+			preLow += a.pre[k]
+		}
+		if fr > 2000 {
+			allHigh += heard
+			preHigh += a.pre[k]
+		}
+		p := math.Max(0, heard-PreFactor*a.pre[k])
 		a.pow[k] = complex(p, 0)
 		tot += p
 		logc += p * math.Log2(fr)
@@ -153,13 +220,25 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 			formant += p
 		}
 		if fr >= 300 && fr <= top {
-			flatLog += math.Log(p + 1e-30)
 			flatSum += p
-			flatN++
 		}
 	}
-	if tot <= 0 {
+	rise := func(now, then float64) float64 {
+		return math.Max(-20, math.Min(60, level.DB(now/float64(len(w)))-level.DB(then/float64(len(w)))))
+	}
+	f.RiseLow, f.RiseHigh = rise(allLow, preLow), rise(allHigh, preHigh)
+	if tot <= 0 || all <= 0 {
 		return
+	}
+	f.Fresh = tot / all
+	// Bins the span before drowned hold nothing new; flatness counts them
+	// as a trace rather than as silence.
+	trace := 1e-4 * tot / float64(len(a.coef))
+	for k := 1; k < len(a.coef); k++ {
+		if fr := float64(k) * bin; fr >= 300 && fr <= top {
+			flatLog += math.Log(real(a.pow[k]) + trace)
+			flatN++
+		}
 	}
 	f.Tonal = a.tonality(int(math.Ceil(1000/bin)), int(top/bin))
 	f.Centroid = math.Exp2(logc / tot)
@@ -168,6 +247,81 @@ func (a *Analyzer) spectrum(w []float64, rate int, f *Features) {
 	if flatN > 0 && flatSum > 0 {
 		f.Flatness = math.Exp(flatLog/float64(flatN)) / (flatSum / float64(flatN))
 	}
+}
+
+// Prescreen settles most onsets that are not Considered without a spectrum:
+// the rise of the lows and of the highs is first estimated with
+// second-order filters, and only a rise within PrescreenSlack dB of MinRise calls for the
+// spectrum that measures RiseLow and RiseHigh properly.
+const PrescreenSlack = 6.0
+
+// mayRise reports whether the power below 500 Hz or above 2 kHz of x[split:]
+// may stand MinRise over that of x[:split], by the rough estimate of
+// second-order filters.
+func mayRise(x []float64, split, rate int) bool {
+	if split <= 0 || split >= len(x) {
+		return true
+	}
+	low, high := newBiquad(500, rate, false), newBiquad(2000, rate, true)
+	var pl, ph [2]float64
+	for i, v := range x {
+		k := 0
+		if i >= split {
+			k = 1
+		}
+		l, h := low.next(v), high.next(v)
+		pl[k] += l * l
+		ph[k] += h * h
+	}
+	n0, n1 := float64(split), float64(len(x)-split)
+	rise := func(p [2]float64) float64 { return level.DB(p[1]/n1) - level.DB(p[0]/n0) }
+	return math.Max(rise(pl), rise(ph)) >= MinRise-PrescreenSlack
+}
+
+// biquad is a second-order Butterworth low- or high-pass filter (transposed
+// direct form II).
+type biquad struct{ b0, b1, b2, a1, a2, z1, z2 float64 }
+
+func newBiquad(hz float64, rate int, highPass bool) biquad {
+	w := math.Tan(math.Pi * math.Min(hz, 0.45*float64(rate)) / float64(rate))
+	norm := 1 / (1 + math.Sqrt2*w + w*w)
+	q := biquad{a1: 2 * (w*w - 1) * norm, a2: (1 - math.Sqrt2*w + w*w) * norm}
+	if highPass {
+		q.b0, q.b1, q.b2 = norm, -2*norm, norm
+	} else {
+		q.b0, q.b1, q.b2 = w*w*norm, 2*w*w*norm, w*w*norm
+	}
+	return q
+}
+
+func (q *biquad) next(v float64) float64 {
+	y := q.b0*v + q.z1
+	q.z1 = q.b1*v - q.a1*y + q.z2
+	q.z2 = q.b2*v - q.a2*y
+	return y
+}
+
+// power puts x, placed at offset off of a window of length n, through the
+// FFT into a.coef. The window is flat over the half nearest the onset and
+// tapers away from it: at its end for the span after the onset, at its start
+// (mirrored) for the span before, so both weigh most the moments either side
+// of the onset.
+func (a *Analyzer) power(x []float64, n, off int, before bool) {
+	clear(a.buf)
+	half := n / 2
+	for i, v := range x {
+		j := i + off
+		d := j // distance into the taper's direction
+		if before {
+			d = n - 1 - j
+		}
+		g := 1.0
+		if d >= half {
+			g = 0.5 + 0.5*math.Cos(math.Pi*float64(d-half)/float64(n-half))
+		}
+		a.buf[j] = v * g
+	}
+	a.fft.Coefficients(a.coef, a.buf)
 }
 
 // tonality is the share of the power in bins [lo, hi) of the last spectrum

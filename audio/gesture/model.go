@@ -8,13 +8,15 @@ import "math"
 //
 //	Jump, Sudden, Above, Decay, Early in tens of dB; AttackMs in 10 ms;
 //	the centroid in octaves from 1 kHz; Formant in 20 dB; shares and
-//	periodicities times 5.
+//	periodicities times 5; RiseLow and RiseHigh in tens of dB; Fresh and
+//	Voiced times 5; Surprise and SurpriseLow in tens of dB.
 //
-// Onsets whose level rose less than SpectralMinSudden are never gestures
-// (nothing a hand does starts that gently) and do not reach the network.
+// Onsets that rose less than MinRise (Features.Considered) are never
+// gestures (nothing a hand does starts that gently) and do not reach the
+// network.
 
 // Inputs is the length of Vector.
-const Inputs = 14
+const Inputs = 20
 
 // Vector is the network's view of the features.
 func (f Features) Vector() []float64 {
@@ -22,6 +24,8 @@ func (f Features) Vector() []float64 {
 		f.Jump / 10, f.Sudden / 10, math.Min(f.Above, 80) / 10, f.AttackMs / 10, f.Decay / 10, f.Early / 10,
 		math.Log2(math.Max(f.Centroid, 20) / 1000), f.Flatness * 5, f.Low * 5, f.High * 5, f.Pitch * 5,
 		f.Tonal * 5, math.Max(f.Formant, -60) / 20, f.Harmonic * 5,
+		f.Fresh * 5, f.RiseLow / 10, f.RiseHigh / 10, f.Voiced * 5,
+		math.Max(-20, math.Min(f.Surprise, 80)) / 10, math.Max(-20, math.Min(f.SurpriseLow, 80)) / 10,
 	}
 }
 
@@ -83,7 +87,7 @@ func (e Ensemble) Probs(x []float64) [3]float64 {
 
 // Margin is how much more likely than "other" a clap or bang must be: a
 // sound the network hesitates over is not counted as a gesture.
-const Margin = 0.3
+const Margin = 0.2
 
 // Classify names an onset from its features with the shipped network.
 func Classify(f Features) Kind {
@@ -92,7 +96,7 @@ func Classify(f Features) Kind {
 
 // Classify names an onset with e.
 func (e Ensemble) Classify(f Features) Kind {
-	if f.Sudden < SpectralMinSudden || len(e) == 0 {
+	if !f.Considered() || len(e) == 0 {
 		return Other
 	}
 	p := e.Probs(f.Vector())

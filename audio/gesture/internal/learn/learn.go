@@ -31,12 +31,12 @@ type Settings struct {
 var Shipped = Settings{Members: 5, Hidden: 32, Epochs: 150, Batch: 64, L2: 1e-4, Rate: 0.01, Noise: 0.2, Seed: 1}
 
 // Fit trains an ensemble on the examples that reach the network (those that
-// rose at least gesture.SpectralMinSudden). Every class must be present.
+// are Considered). Every class must be present.
 func Fit(ex []table.Example, s Settings) (gesture.Ensemble, error) {
 	var use []table.Example
 	var seen [3]int
 	for _, e := range ex {
-		if e.F.Sudden >= gesture.SpectralMinSudden {
+		if e.F.Considered() {
 			use = append(use, e)
 			seen[e.Y]++
 		}

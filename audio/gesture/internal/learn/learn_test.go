@@ -71,7 +71,8 @@ func TestFitLearnsThePhysics(t *testing.T) {
 func TestGentleSoundsAreNotTrainedOn(t *testing.T) {
 	ex := toy(30, 3)
 	for i := range ex {
-		ex[i].F.Sudden = gesture.SpectralMinSudden - 1
+		ex[i].F.Sudden = gesture.MinRise - 1
+		ex[i].F.RiseLow, ex[i].F.RiseHigh = gesture.MinRise-1, gesture.MinRise-2
 	}
 	_, err := Fit(ex, small)
 	assert.ErrorContains(t, err, "have 0, 0 and 0")

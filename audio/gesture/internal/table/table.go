@@ -78,7 +78,7 @@ func Extract(jf string) ([][]string, error) {
 	}
 	var onsets []*audio.Onset
 	l := audio.NewListener(src.SampleRate(), audio.Config{Judge: oracle}, func(e audio.Event) {
-		if o, ok := e.(*audio.Onset); ok && o.Features.Sudden >= gesture.SpectralMinSudden {
+		if o, ok := e.(*audio.Onset); ok && o.Features.Considered() {
 			onsets = append(onsets, o)
 		}
 	})

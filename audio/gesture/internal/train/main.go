@@ -10,6 +10,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/tableref/tableref/audio/gesture"
@@ -127,8 +129,20 @@ func runFit(args []string) error {
 func runEval(args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	verbose := fs.Bool("v", false, "list every mistake")
+	dump := fs.String("probs", "", "also write every onset's label and the network's probabilities (clap, bang, other) to this CSV file")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var probs *csv.Writer
+	if *dump != "" {
+		f, err := os.Create(*dump)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		probs = csv.NewWriter(f)
+		defer probs.Flush()
+		probs.Write([]string{"name", "label", "clap", "bang", "other", "kind"})
 	}
 	for _, p := range fs.Args() {
 		ex, err := table.Read(p)
@@ -136,6 +150,12 @@ func runEval(args []string) error {
 			return err
 		}
 		report(os.Stdout, filepath.Base(p), nil, ex)
+		for _, e := range ex {
+			if probs != nil {
+				pr := gesture.ModelProbs(e.F)
+				probs.Write([]string{e.Name, e.Label, ff(pr[0]), ff(pr[1]), ff(pr[2]), string(gesture.Classify(e.F))})
+			}
+		}
 		if *verbose {
 			for _, e := range ex {
 				k := gesture.Classify(e.F)
@@ -147,6 +167,8 @@ func runEval(args []string) error {
 	}
 	return nil
 }
+
+func ff(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
 // report prints the confusion of ens (the shipped model when nil) on ex.
 func report(w io.Writer, name string, ens gesture.Ensemble, ex []table.Example) {
