@@ -1,12 +1,14 @@
 package referee
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/tableref/tableref/rules/game"
+	"github.com/tableref/tableref/rules/woodlouse"
 )
 
 // CodeMove is the move a heard Woodlouse code makes: the "code" move of
@@ -24,6 +26,21 @@ func (m *Match) CodeMove(bangs, claps int) (game.Move, bool) {
 		}
 	}
 	return game.Move{}, false
+}
+
+// CodeFits checks a heard code against the sequence cards on the table: it
+// returns why it fits no card (no bangs, more bangs than sequence cards, no
+// claps or more than a card shows), or nil. Such a code is more likely
+// misheard than miscounted. Games without codes fit none.
+func (m *Match) CodeFits(bangs, claps int) error {
+	m.mu.Lock()
+	v, ok := m.s.View(game.Table).(woodlouse.View)
+	m.mu.Unlock()
+	if !ok {
+		return errors.New("this game has no codes")
+	}
+	_, err := woodlouse.Order(v.Order).Decode(bangs, claps)
+	return err
 }
 
 // spoken lists the event types the referee says out loud, with how: "all"

@@ -30,6 +30,31 @@ func TestAHeardCodeIsTheTrainersCodeMove(t *testing.T) {
 	assert.False(t, ok)
 }
 
+func TestACodeThatFitsNoCardSaysWhy(t *testing.T) {
+	m, err := New(woodlouse.Game, game.Config{Seed: 9}, four) // four sequence cards
+	require.NoError(t, err)
+	assert.NoError(t, m.CodeFits(4, 5))
+	assert.NoError(t, m.CodeFits(1, 1))
+	for _, c := range []struct {
+		bangs, claps int
+		why          string
+	}{
+		{0, 1, "no bangs"},
+		{5, 2, "5 bangs, but only 4 sequence cards"},
+		{1, 0, "no claps"},
+		{2, 6, "6 claps, and a card shows at most 5"},
+		{0, 12, "no bangs"},
+	} {
+		err := m.CodeFits(c.bangs, c.claps)
+		if assert.Error(t, err, "%d bangs %d claps", c.bangs, c.claps) {
+			assert.Contains(t, err.Error(), c.why)
+		}
+	}
+	lf, err := New(louseflea.Game, game.Config{Seed: 1}, four)
+	require.NoError(t, err)
+	assert.Error(t, lf.CodeFits(1, 1))
+}
+
 func TestAGameWithoutCodesHearsNone(t *testing.T) {
 	m, err := New(louseflea.Game, game.Config{Seed: 1}, four)
 	require.NoError(t, err)

@@ -37,6 +37,7 @@ type Speaker struct {
 	// espeak is the espeak-ng program, "" when it is not installed:
 	// announcements are then text only.
 	espeak string
+	air    *sound.OnAir
 }
 
 // speakerBuffer is the output buffer in frames.
@@ -82,7 +83,7 @@ func OpenSpeaker() (*Speaker, error) {
 		return nil, fmt.Errorf("starting output device %q: %w", dev.Name, err)
 	}
 	sp := &Speaker{rate: rate, stream: s, out: out, queue: make(chan []float32, 8),
-		done: make(chan struct{}), played: make(chan struct{}), cache: map[sound.Name][]float32{}}
+		done: make(chan struct{}), played: make(chan struct{}), cache: map[sound.Name][]float32{}, air: &sound.OnAir{}}
 	if si := s.Info(); si != nil {
 		sp.lag = si.OutputLatency
 	}
@@ -94,6 +95,11 @@ func OpenSpeaker() (*Speaker, error) {
 	ok = true
 	return sp, nil
 }
+
+// OnAir records when the speaker's sounds are in the air, from when the
+// first of a sound's samples is written until the last has left the device,
+// so that the referee's ears can ignore its own voice.
+func (s *Speaker) OnAir() *sound.OnAir { return s.air }
 
 // SampleRate is the output rate.
 func (s *Speaker) SampleRate() int { return s.rate }
@@ -192,7 +198,11 @@ func (s *Speaker) run() {
 		case <-s.done:
 			return
 		case x := <-s.queue:
+			end := s.air.Begin(time.Now())
 			s.write(x)
+			// What was written is still in the device's queue: it is in
+			// the air until the device has played it.
+			end(time.Now().Add(s.lag + 2*time.Duration(speakerBuffer)*time.Second/time.Duration(s.rate)))
 			s.busy.Done()
 		}
 	}

@@ -3,6 +3,7 @@ package sound
 import (
 	"math"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -71,4 +72,32 @@ func TestARecorderKeepsWhatItWasAskedToPlay(t *testing.T) {
 	require.NoError(t, p.Say("Cart, sit down!"))
 	assert.Equal(t, []string{"sound:chime", "say:Cart, sit down!"}, r.Played)
 	assert.NoError(t, Silent{}.Play(Alarm))
+}
+
+func TestOnAirKnowsWhenTheRefereesOwnSoundIsHeard(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 21, 0, 0, 0, time.UTC)
+	at := func(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+	var a OnAir
+	assert.False(t, a.During(at(0), at(100)), "nothing played yet")
+	end := a.Begin(at(10))
+	assert.True(t, a.During(at(11), at(11)), "a sound still playing")
+	assert.True(t, a.During(at(500), at(500)), "until it is said to end")
+	assert.False(t, a.During(at(9), at(9.9)), "before it began")
+	end(at(12))
+	assert.True(t, a.During(at(12.2), at(12.2)), "its echo")
+	assert.False(t, a.During(at(12.4), at(13)), "after the echo")
+	assert.True(t, a.During(at(9), at(10.5)), "a span that overlaps it")
+	a.Mark(at(20), at(20.5))
+	assert.True(t, a.During(at(20.6), at(20.6)))
+	assert.False(t, a.During(at(15), at(19.9)))
+
+	var nilAir *OnAir
+	assert.False(t, nilAir.During(at(0), at(1)), "no speaker, nothing in the air")
+	quiet := OnAir{Echo: time.Second}
+	quiet.Mark(at(0), at(1))
+	assert.True(t, quiet.During(at(1.9), at(1.9)), "a longer echo for a ringing room")
+
+	// Old sounds are forgotten.
+	a.Mark(at(1000), at(1001))
+	assert.Len(t, a.spans, 1)
 }

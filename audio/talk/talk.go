@@ -94,15 +94,17 @@ type Watcher struct {
 	pos     int64 // samples consumed
 	frameNo int64
 
-	floor     float64
-	hist      quantile
-	win       [windowFrames]float64 // energies of the last frames
-	wi        int
-	wsum      float64
-	wsil      int // silent frames in the window
-	wasSilent [windowFrames]bool
-	room      float64
-	talk      int // frames of talk seen (for the warm-up)
+	floor      float64
+	hist       quantile
+	win        [windowFrames]float64 // energies of the last frames
+	wi         int
+	wsum       float64
+	wsil       int // silent frames in the window
+	wasSilent  [windowFrames]bool
+	room       float64
+	talk       int     // frames of talk seen (for the warm-up)
+	lastSilent bool    // the last frame judged
+	lastLevel  float64 // and its loudness
 
 	silentRun  int   // current run of silent frames (bridged)
 	soundRun   int   // consecutive sounding frames inside a silent run
@@ -149,6 +151,29 @@ func (w *Watcher) Write(x []float64) {
 	}
 }
 
+// Skip consumes samples that are not the table's to judge (the referee's
+// own alarm or announcement, heard by the microphone beside the speaker):
+// time goes on, but nothing is learnt or judged from them. The table keeps
+// the state it was in: a pause under way goes on through them, talk stays
+// talk, and no shout starts, grows or ends in them.
+func (w *Watcher) Skip(x []float64) {
+	for range x {
+		w.n++
+		if w.n == w.frame {
+			w.pos += int64(w.n)
+			w.hold()
+			w.acc, w.n = 0, 0
+		}
+	}
+}
+
+// hold is a frame that is not the table's.
+func (w *Watcher) hold() {
+	w.frameNo++
+	w.emit(Event{Kind: Level, Start: w.pos - int64(w.frame), End: w.pos, DB: w.lastLevel, RoomDB: w.room, Talking: !w.lastSilent})
+	w.pauses(w.lastSilent)
+}
+
 // Close ends the input: a pause or a shout still open is reported as
 // ending here.
 func (w *Watcher) Close() {
@@ -183,6 +208,7 @@ func (w *Watcher) step(e float64) {
 		w.floor += floorRise
 	}
 	silent := w.silent(lv)
+	w.lastSilent, w.lastLevel = silent, lv
 
 	// The half-second window, and the room level from windows of talk.
 	w.wsum += e - w.win[w.wi]

@@ -195,3 +195,47 @@ func TestALongQuietStartDoesNotBlindTheWatcher(t *testing.T) {
 	assert.Greater(t, secs(sh[0].End, rate), 22.0)
 	assert.Less(t, secs(sh[0].Start, rate), 24.0)
 }
+
+// TestTheRefereesOwnSoundIsSkipped plays a loud buzz over a talking table:
+// written, it is a shout; skipped (the referee knows it played it), it is
+// nothing, and time still runs through it.
+func TestTheRefereesOwnSoundIsSkipped(t *testing.T) {
+	const rate = 16000
+	x := table(rate, 20, 4, func(v int, t float64) float64 {
+		if t >= 14 && t < 16 {
+			return 0 // a pause after the buzz
+		}
+		return 1
+	}, 3)
+	buzz := func(i int) bool { t := float64(i) / rate; return t >= 8 && t < 9.2 }
+	for i := range x {
+		if buzz(i) {
+			x[i] += 0.3 * math.Sin(2*math.Pi*150*float64(i)/rate)
+		}
+	}
+	run := func(skip bool) []Event {
+		var out []Event
+		w := New(rate, Config{}, func(e Event) {
+			if e.Kind != Level {
+				out = append(out, e)
+			}
+		})
+		for i := 0; i < len(x); i += 320 {
+			blk := x[i:min(i+320, len(x))]
+			if skip && buzz(i) {
+				w.Skip(blk)
+			} else {
+				w.Write(blk)
+			}
+		}
+		w.Close()
+		return out
+	}
+	heard := run(false)
+	require.NotEmpty(t, only(heard, Shout), "the buzz, written, passes for a shout")
+	skipped := run(true)
+	assert.Empty(t, only(skipped, Shout), "skipped, it is no shout: %+v", skipped)
+	pauses := only(skipped, Pause)
+	require.Len(t, pauses, 1)
+	assert.InDelta(t, 14.0, float64(pauses[0].Start)/rate, 0.3, "time ran on through the skipped samples")
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -42,6 +43,9 @@ type heardCode struct {
 	Order string `json:"order"`
 	Used  bool   `json:"used"` // it became the trainer's move
 	Note  string `json:"note,omitempty"`
+	// Masked counts gestures left out because the referee's own sound
+	// was in the air when they were heard.
+	Masked int `json:"masked,omitempty"`
 }
 
 type heardVoice struct {
@@ -134,7 +138,7 @@ func (p *party) heard(ev hearing.Event) {
 		p.gestures = append(p.gestures, heardGesture{ev.Kind, ev.T})
 	case "code":
 		p.gestures = nil
-		p.lastCode = &heardCode{Bangs: ev.Bangs, Claps: ev.Claps, Order: ev.Order}
+		p.lastCode = &heardCode{Bangs: ev.Bangs, Claps: ev.Claps, Order: ev.Order, Masked: ev.Masked}
 	case "pause-start":
 		p.talking = false
 	case "pause", "shout":
@@ -161,20 +165,41 @@ func (p *party) heard(ev hearing.Event) {
 	p.publish(room)
 }
 
-// useCode gives a heard code to the trainer, if one is waiting for it.
+// useCode gives a heard code to the trainer, if one is waiting for it. A
+// code that fits no card, or that the referee's own sound may have spoilt,
+// is more likely misheard than miscounted: it is shown, with what to do,
+// and the trainer repeats it or enters it on the phone. A code that fits a
+// card is the trainer's move (a miscount then triggers the mistake rule).
 func (p *party) useCode(room string, c *heardCode) {
+	note := func(s string) {
+		p.mu.Lock()
+		c.Note = s
+		p.mu.Unlock()
+	}
 	m := p.srv.Match(room)
 	if m == nil {
-		p.mu.Lock()
-		c.Note = "no game under way"
-		p.mu.Unlock()
+		note("no game under way")
 		return
 	}
 	mv, ok := m.CodeMove(c.Bangs, c.Claps)
 	if !ok {
-		p.mu.Lock()
-		c.Note = "not a time for a code"
-		p.mu.Unlock()
+		note("not a time for a code")
+		return
+	}
+	const again = "repeat the code or enter it on the phone"
+	heard := "heard " + gestures(c.Bangs, c.Claps)
+	if c.Masked > 0 {
+		note(fmt.Sprintf("%s, but %s came while the referee's own sound played: %s", heard, plural(c.Masked, "gesture"), again))
+		p.log("%s: %s\n", room, c.Note)
+		return
+	}
+	if err := m.CodeFits(c.Bangs, c.Claps); err != nil {
+		why := err.Error()
+		if _, after, found := strings.Cut(why, ": "); found {
+			why = after
+		}
+		note(fmt.Sprintf("%s — that fits no card (%s): %s", heard, why, again))
+		p.log("%s: %s\n", room, c.Note)
 		return
 	}
 	_, err := p.srv.Apply(room, mv)
@@ -185,6 +210,17 @@ func (p *party) useCode(room string, c *heardCode) {
 		c.Used = true
 	}
 	p.mu.Unlock()
+}
+
+// gestures says a code as heard: "1 clap", "2 bangs and 3 claps".
+func gestures(bangs, claps int) string {
+	switch {
+	case bangs == 0:
+		return plural(claps, "clap")
+	case claps == 0:
+		return plural(bangs, "bang")
+	}
+	return plural(bangs, "bang") + " and " + plural(claps, "clap")
 }
 
 // publish puts what is heard on the room's screens.

@@ -165,3 +165,57 @@ func TestAResumedRoomIsHeardAtOnce(t *testing.T) {
 	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
 	assert.Equal(t, 1, m.Seq(), "the heard code is the trainer's move")
 }
+
+// startedWoodlouse is a Woodlouse room with three players, under way.
+func startedWoodlouse(t *testing.T, srv *webremote.Server) (code, host string) {
+	t.Helper()
+	code, host, _, err := srv.CreateRoom("woodlouse", 3, "", nil)
+	require.NoError(t, err)
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
+	}
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
+	return code, host
+}
+
+// TestAHeardCodeThatFitsNoCardIsShownNotApplied: the referee's own chime
+// heard as one clap, its alarm as twelve, a code spoilt by its own sound:
+// each is shown on the table and the phones with what to do, and none is
+// the trainer's mistake. A code that fits a card, even a miscount, is
+// applied.
+func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
+	p, srv, rec := newParty(t)
+	code, host := startedWoodlouse(t, srv)
+	p.listenFor(code)
+	m := srv.Match(code)
+	for _, c := range []struct {
+		ev   hearing.Event
+		note string
+	}{
+		{hearing.Event{Kind: "code", Claps: 1, Order: "C"}, "heard 1 clap — that fits no card (no bangs, so no position): repeat the code or enter it on the phone"},
+		{hearing.Event{Kind: "code", Claps: 12, Order: "CCCCCCCCCCCC"}, "heard 12 claps — that fits no card (no bangs, so no position; 12 claps, and a card shows at most 5 animals)"},
+		{hearing.Event{Kind: "code", Bangs: 5, Claps: 3, Order: "BBBBBCCC"}, "5 bangs, but only 4 sequence cards are on the table"},
+		{hearing.Event{Kind: "code", Bangs: 1, Order: "B"}, "heard 1 bang — that fits no card"},
+		{hearing.Event{Kind: "code", Bangs: 2, Claps: 2, Order: "BBCC", Masked: 1}, "heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
+	} {
+		p.heard(c.ev)
+		assert.Equal(t, 0, m.Seq(), "%+v is not the trainer's move", c.ev)
+		h := liveOf(t, srv, code, host)
+		got := h["code"].(map[string]any)
+		assert.Equal(t, false, got["used"])
+		assert.Contains(t, got["note"], c.note)
+	}
+	assert.Empty(t, rec.Played, "nothing rings for a misheard code")
+
+	// A miscount that fits a card is the trainer's mistake.
+	trainer := m.Snapshot(game.Table, 0).Turn[0]
+	right := m.Snapshot(trainer, 0).Legal[0]
+	var bangs, claps int
+	fmt.Sscan(right.Args[0], &bangs)
+	fmt.Sscan(right.Args[1], &claps)
+	claps = claps%5 + 1 // another number of animals: a wrong code that fits a card
+	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
+	assert.Equal(t, 1, m.Seq())
+	assert.Equal(t, "mistake", m.Snapshot(game.Table, 0).Events[0].Type)
+	assert.Equal(t, true, liveOf(t, srv, code, host)["code"].(map[string]any)["used"])
+}

@@ -152,7 +152,13 @@ func runServe(e *env, args []string) error {
 			open = p.afterStart(hearing.Recording(wav))
 			out.printf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
 		}
-		ears := hearing.Start(open, hearing.Config{MinPause: pause, ShoutDB: shout}, p.heard)
+		cfg := hearing.Config{MinPause: pause, ShoutDB: shout}
+		if a, ok := player.(interface{ OnAir() *sound.OnAir }); ok && wav == "" {
+			// The microphone hears the speakers too: what it hears while
+			// the referee's own sound is in the air is not the table's.
+			cfg.Deaf = a.OnAir().During
+		}
+		ears := hearing.Start(open, cfg, p.heard)
 		defer func() { close(p.done); ears.Close() }()
 	} else {
 		p.mic = hearing.Status{Message: "not listening (--no-mic): the trainer enters the code on the phone"}

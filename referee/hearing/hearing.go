@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/mic"
 	"github.com/tableref/tableref/audio/talk"
 )
@@ -28,7 +29,7 @@ type Input interface {
 type Opener func() (in Input, name string, live bool, err error)
 
 // Event is something heard. Kinds: "clap" and "bang" (one gesture, at T),
-// "code" (Start, End, Bangs, Claps, Order), "pause-start", "pause",
+// "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
 // "shout-start", "shout" (Start, End, DB) and "status" (Status, Listening).
 type Event struct {
 	Kind      string  `json:"kind"`
@@ -41,6 +42,12 @@ type Event struct {
 	DB        float64 `json:"db,omitempty"`
 	Status    string  `json:"status,omitempty"`
 	Listening bool    `json:"listening,omitempty"`
+	// Masked counts a code's gestures heard while the referee's own sound
+	// was in the air: they are left out of Bangs, Claps and Order, and the
+	// code is doubtful (a gesture may be missing, or a sound taken for one).
+	Masked int `json:"masked,omitempty"`
+	// Wall is the time of day of the event's start (Start, else T).
+	Wall time.Time `json:"-"`
 }
 
 // Config tunes the ears; the zero value takes the defaults.
@@ -50,6 +57,13 @@ type Config struct {
 	ShoutDB  float64       // dB over the room that make a shout (talk.DefaultShoutDB)
 	Retry    time.Duration // between attempts to reopen a failed input (2 s)
 	Block    int           // samples per read (1024)
+	// Deaf reports whether the referee's own sound (or its echo) was in the
+	// air at any time from from to to (sound.OnAir.During): what the input
+	// heard then is not the table's. Gestures heard then are dropped (and
+	// counted in their code's Masked), and the voices timer holds its
+	// judgement through it. nil: the input never hears the referee (a
+	// recording, or no speaker).
+	Deaf func(from, to time.Time) bool
 }
 
 // Status is the state of the input.
@@ -123,7 +137,7 @@ func (e *Ears) setStatus(s Status) {
 	closed := e.closed
 	e.mu.Unlock()
 	if !closed {
-		e.emit(Event{Kind: "status", T: e.since(), Status: s.Message, Listening: s.Listening})
+		e.emit(Event{Kind: "status", T: e.since(), Status: s.Message, Listening: s.Listening, Wall: time.Now()})
 	}
 }
 
@@ -194,28 +208,70 @@ func (e *Ears) listen(in Input) error {
 	offset := time.Since(e.start).Seconds() // input time 0 in ears time
 	at := func(sec float64) float64 { return round(offset + sec) }
 	atSample := func(s int64) float64 { return at(float64(s) / float64(rate)) }
+	clock := newInputClock(rate)
+	deaf := func(from, to float64) bool {
+		return e.cfg.Deaf != nil && e.cfg.Deaf(clock.wall(from), clock.wall(to))
+	}
+	// The gestures of the code being heard, with whether each was heard
+	// while the referee's own sound was in the air.
+	var pending []heardGesture
 	l := audio.NewListener(rate, audio.Config{Gap: e.cfg.Gap}, func(ev audio.Event) {
 		switch v := ev.(type) {
 		case *audio.Onset:
-			if v.Kind.IsGesture() {
-				e.emit(Event{Kind: string(v.Kind), T: at(v.Time)})
+			if !v.Kind.IsGesture() {
+				return
+			}
+			masked := deaf(v.Time-gestureReach, v.Time+gestureReach)
+			pending = append(pending, heardGesture{t: v.Time, letter: letterOf(v.Kind), masked: masked})
+			if len(pending) > maxPending {
+				pending = pending[len(pending)-maxPending:]
+			}
+			if !masked {
+				e.emit(Event{Kind: string(v.Kind), T: at(v.Time), Wall: clock.wall(v.Time)})
 			}
 		case *audio.Code:
-			e.emit(Event{Kind: "code", T: atSample(v.Emitted), Start: at(v.Start), End: at(v.End), Bangs: v.Bangs, Claps: v.Claps, Order: v.Order})
+			ev := Event{Kind: "code", T: atSample(v.Emitted), Start: at(v.Start), End: at(v.End), Bangs: v.Bangs, Claps: v.Claps, Order: v.Order, Wall: clock.wall(v.Start)}
+			var keep []heardGesture
+			keep, pending = codeGestures(pending, v)
+			if kept, masked, ok := unmasked(keep, v.Order); ok && masked > 0 {
+				if len(kept) == 0 {
+					return // nothing but the referee's own sound
+				}
+				ev.Masked = masked
+				ev.Bangs, ev.Claps, ev.Order = 0, 0, ""
+				for _, g := range kept {
+					ev.Order += string(g.letter)
+					if g.letter == 'B' {
+						ev.Bangs++
+					} else {
+						ev.Claps++
+					}
+				}
+				ev.Start, ev.End, ev.Wall = at(kept[0].t), at(kept[len(kept)-1].t), clock.wall(kept[0].t)
+			}
+			e.emit(ev)
 		}
 	})
 	w := talk.New(rate, talk.Config{MinPause: e.cfg.MinPause, ShoutDB: e.cfg.ShoutDB}, func(ev talk.Event) {
 		switch ev.Kind {
 		case talk.PauseStart, talk.Pause, talk.ShoutStart, talk.Shout:
-			e.emit(Event{Kind: string(ev.Kind), T: atSample(ev.End), Start: atSample(ev.Start), End: atSample(ev.End), DB: round(ev.DB)})
+			e.emit(Event{Kind: string(ev.Kind), T: atSample(ev.End), Start: atSample(ev.Start), End: atSample(ev.End), DB: round(ev.DB),
+				Wall: clock.wall(float64(ev.Start) / float64(rate))})
 		}
 	})
 	buf := make([]float64, e.cfg.Block)
+	var read int64
 	for {
 		n, err := in.Read(buf)
 		if n > 0 && !e.stopped() {
+			clock.read(read+int64(n), time.Now())
 			l.Write(buf[:n])
-			w.Write(buf[:n])
+			if deaf(float64(read)/float64(rate), float64(read+int64(n))/float64(rate)) {
+				w.Skip(buf[:n])
+			} else {
+				w.Write(buf[:n])
+			}
+			read += int64(n)
 		}
 		if err != nil {
 			if !e.stopped() {
@@ -228,6 +284,113 @@ func (e *Ears) listen(in Input) error {
 			return nil
 		}
 	}
+}
+
+// gestureReach is how near the referee's own sound a gesture may start
+// and still be its own (seconds either side of its onset).
+const gestureReach = 0.03
+
+// maxPending bounds the gestures remembered for codes not yet complete.
+const maxPending = 256
+
+// heardGesture is a gesture as the ears heard it: its time in the input,
+// its letter (B or C) and whether the referee's own sound was in the air.
+type heardGesture struct {
+	t      float64
+	letter byte
+	masked bool
+}
+
+func letterOf(k gesture.Kind) byte {
+	if k == gesture.Bang {
+		return 'B'
+	}
+	return 'C'
+}
+
+// codeGestures splits the gestures heard into those of code c (from its
+// first to its last gesture) and those after it; earlier ones are dropped.
+func codeGestures(pending []heardGesture, c *audio.Code) (in, after []heardGesture) {
+	const eps = 0.0005
+	for _, g := range pending {
+		switch {
+		case g.t < c.Start-eps:
+		case g.t <= c.End+eps:
+			in = append(in, g)
+		default:
+			after = append(after, g)
+		}
+	}
+	return in, after
+}
+
+// unmasked is the gestures of a code heard while the referee was silent,
+// and how many were not. ok is false when the gestures do not spell the
+// code's order (the listener left some out): the code is then kept as
+// heard.
+func unmasked(gs []heardGesture, order string) (kept []heardGesture, masked int, ok bool) {
+	if len(gs) != len(order) {
+		return nil, 0, false
+	}
+	for i, g := range gs {
+		if g.letter != order[i] {
+			return nil, 0, false
+		}
+		if g.masked {
+			masked++
+		} else {
+			kept = append(kept, g)
+		}
+	}
+	return kept, masked, true
+}
+
+// inputClock tells when, by the wall clock, the input heard a sample. A
+// sample cannot be read before it was heard, so the earliest any block
+// arrives, against its position, is taken as the input's start (allowing
+// for the two clocks' drift). The estimate is never earlier than the truth
+// and later by no more than the input's buffering: a sound that began at
+// some time is never placed before it, and the referee's echo allowance
+// covers the rest.
+type inputClock struct {
+	rate  float64
+	start time.Time // wall time of sample 0, as best known
+	last  time.Time // when it was last updated
+}
+
+// driftAllowance is how fast the estimate of the input's start may move
+// later, per second: audio clocks and the wall clock differ by well under
+// 0.1 %.
+const driftAllowance = 0.001
+
+func newInputClock(rate int) *inputClock { return &inputClock{rate: float64(rate)} }
+
+// read notes that samples up to end had been read at now.
+func (c *inputClock) read(end int64, now time.Time) {
+	start := now.Add(-time.Duration(float64(end) / c.rate * float64(time.Second)))
+	switch {
+	case c.start.IsZero() || start.Before(c.start):
+		c.start = start
+	default:
+		creep := time.Duration(float64(now.Sub(c.last)) * driftAllowance)
+		c.start = minTime(start, c.start.Add(creep))
+	}
+	c.last = now
+}
+
+// wall is when the input heard the sound at sec seconds of input.
+func (c *inputClock) wall(sec float64) time.Time {
+	if c.start.IsZero() {
+		return time.Now()
+	}
+	return c.start.Add(time.Duration(sec * float64(time.Second)))
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
 }
 
 // Microphone opens a PortAudio input device ("" for the default).

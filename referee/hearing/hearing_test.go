@@ -209,3 +209,85 @@ func TestARecordingPlaysInRealTime(t *testing.T) {
 	e.Close()
 	assert.GreaterOrEqual(t, took, 450*time.Millisecond, "not faster than the recording itself")
 }
+
+// TestGesturesHeardWhileTheRefereeSoundsAreNotTheTables plays a labelled
+// recording in real time while the referee's own sound is "in the air"
+// over one clap of its first code and over the whole of its second: the
+// clap is left out of the code, which says one gesture was masked, and
+// the second code, all the referee's own, is not heard at all.
+func TestGesturesHeardWhileTheRefereeSoundsAreNotTheTables(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("corpus file missing: %v", err)
+		}
+		t.Skipf("corpus file missing: %v", err)
+	}
+	var mu sync.Mutex
+	var opened time.Time
+	open := func() (Input, string, bool, error) {
+		in, name, live, err := Recording(path)()
+		mu.Lock()
+		opened = time.Now()
+		mu.Unlock()
+		return in, name, live, err
+	}
+	// Labelled: claps at 0.68, 1.28, 1.77, 2.36, 2.88, bangs at 3.32, 3.68,
+	// 4.13; then a bang at 7.42 and a clap at 7.70.
+	air := [][2]float64{{1.6, 1.9}, {7.2, 7.9}}
+	deaf := func(from, to time.Time) bool {
+		mu.Lock()
+		t0 := opened
+		mu.Unlock()
+		a, b := from.Sub(t0).Seconds(), to.Sub(t0).Seconds()
+		for _, s := range air {
+			if a < s[1] && b > s[0] {
+				return true
+			}
+		}
+		return false
+	}
+	var c collector
+	e := Start(open, Config{Deaf: deaf}, c.add)
+	c.waitFor(t, "the end of the recording", func(evs []Event) bool {
+		s := statuses(evs)
+		return len(s) > 0 && strings.Contains(s[len(s)-1], "has ended")
+	})
+	e.Close()
+	codes := c.kinds("code")
+	require.Len(t, codes, 1, "the second code was all the referee's: %+v", codes)
+	assert.Equal(t, []int{3, 4, 1}, []int{codes[0].Bangs, codes[0].Claps, codes[0].Masked})
+	assert.Equal(t, "CCCCBBB", codes[0].Order)
+	assert.Len(t, c.kinds("clap"), 4, "the masked claps are not shown")
+	assert.Len(t, c.kinds("bang"), 3)
+	assert.WithinDuration(t, opened.Add(680*time.Millisecond), codes[0].Wall, 150*time.Millisecond, "the code's time of day")
+}
+
+func TestTheInputClockIsNeverEarlyAndIgnoresBacklogs(t *testing.T) {
+	t0 := time.Date(2026, 11, 24, 21, 0, 0, 0, time.UTC)
+	c := newInputClock(1000)
+	// Blocks of 100 samples arrive every 100 ms, 20 to 60 ms after they end.
+	for i := int64(1); i <= 10; i++ {
+		c.read(i*100, t0.Add(time.Duration(i*100+20+(i%3)*20)*time.Millisecond))
+	}
+	assert.WithinDuration(t, t0.Add(20*time.Millisecond), c.wall(0), time.Millisecond, "the earliest arrival")
+	// The reader stalls for half a second, then catches up at once.
+	c.read(1500, t0.Add(1520*time.Millisecond+500*time.Millisecond))
+	c.read(1600, t0.Add(1520*time.Millisecond+501*time.Millisecond))
+	assert.WithinDuration(t, t0.Add(1520*time.Millisecond), c.wall(1.5), 5*time.Millisecond,
+		"a late read does not move the samples later")
+}
+
+func TestACodesMaskedGesturesAreLeftOut(t *testing.T) {
+	gs := []heardGesture{{t: 0.5, letter: 'C'}, {t: 1, letter: 'C'}, {t: 1.5, letter: 'B', masked: true}, {t: 2, letter: 'C'}, {t: 9, letter: 'B'}}
+	in, after := codeGestures(gs, &tra.Code{Start: 1, End: 2, Order: "CBC"})
+	assert.Len(t, in, 3)
+	assert.Equal(t, []heardGesture{{t: 9, letter: 'B'}}, after)
+	kept, masked, ok := unmasked(in, "CBC")
+	require.True(t, ok)
+	assert.Equal(t, 1, masked)
+	assert.Len(t, kept, 2)
+	_, _, ok = unmasked(in, "CC")
+	assert.False(t, ok, "gestures that do not spell the code leave it as heard")
+}
