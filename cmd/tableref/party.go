@@ -10,6 +10,7 @@ import (
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/hearing"
+	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/webremote"
 )
 
@@ -23,13 +24,21 @@ type party struct {
 	log    func(format string, a ...any)
 	done   chan struct{} // closed when the server stops
 
-	mu       sync.Mutex
-	room     string // the room the microphone listens for
-	mic      hearing.Status
-	gestures []heardGesture // the code being heard
-	lastCode *heardCode
-	voices   []heardVoice // pauses and shouts, newest last
-	talking  bool
+	mu        sync.Mutex
+	room      string // the room the microphone listens for
+	mic       hearing.Status
+	gestures  []heardGesture // the code being heard
+	lastCode  *heardCode
+	voices    []heardVoice // pauses and shouts, newest last
+	talking   bool
+	started   time.Time // when the room's game was first seen under way
+	listening time.Time // when the microphone began serving the room
+
+	// timers lists a room's timers, for the ticks of their last seconds;
+	// nil when the server cannot say.
+	timers func(room string) []timer.Timer
+	ticked map[string]int // room and timer: the last second ticked
+	now    func() time.Time
 }
 
 type heardGesture struct {
@@ -49,9 +58,12 @@ type heardCode struct {
 }
 
 type heardVoice struct {
-	Kind    string  `json:"kind"` // pause or shout
+	Kind string `json:"kind"` // pause or shout
+	// Start and End are seconds since the game started (or, after a
+	// restart, resumed); At is the time of day it started, "21:04:33".
 	Start   float64 `json:"start"`
 	End     float64 `json:"end"`
+	At      string  `json:"at"`
 	Seconds float64 `json:"seconds"`
 	DB      float64 `json:"db,omitempty"`
 }
@@ -109,7 +121,7 @@ func (p *party) listenFor(room string) {
 	p.mu.Lock()
 	changed := p.room != room
 	if changed {
-		p.room, p.gestures, p.lastCode, p.voices = room, nil, nil, nil
+		p.room, p.gestures, p.lastCode, p.voices, p.started, p.listening = room, nil, nil, nil, time.Time{}, p.clock()
 	}
 	p.mu.Unlock()
 	if changed {
@@ -142,7 +154,14 @@ func (p *party) heard(ev hearing.Event) {
 	case "pause-start":
 		p.talking = false
 	case "pause", "shout":
-		v := heardVoice{Kind: ev.Kind, Start: ev.Start, End: ev.End, Seconds: round2(ev.End - ev.Start), DB: ev.DB}
+		wall := ev.Wall
+		if wall.IsZero() {
+			wall = p.clock()
+		}
+		from := p.gameStartLocked(room, wall)
+		start := round2(max(0, wall.Sub(from).Seconds()))
+		v := heardVoice{Kind: ev.Kind, Start: start, End: round2(start + ev.End - ev.Start), At: wall.Local().Format("15:04:05"),
+			Seconds: round2(ev.End - ev.Start), DB: ev.DB}
 		p.voices = append(p.voices, v)
 		if len(p.voices) > voicesKept {
 			p.voices = p.voices[len(p.voices)-voicesKept:]
@@ -163,6 +182,79 @@ func (p *party) heard(ev hearing.Event) {
 		p.player.Play(sound.Buzzer)
 	}
 	p.publish(room)
+}
+
+func (p *party) clock() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
+}
+
+// gameStartLocked is when room's game was first seen under way (at the
+// latest, at); before the game starts, when the microphone began serving
+// the room.
+func (p *party) gameStartLocked(room string, at time.Time) time.Time {
+	if p.started.IsZero() && room != "" && p.srv.Match(room) != nil {
+		p.started = at
+	}
+	if p.started.IsZero() {
+		return p.listening
+	}
+	return p.started
+}
+
+// watch notes when the game the microphone serves starts, and ticks the
+// last seconds of every running timer, until the server stops.
+func (p *party) watch(every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-t.C:
+			p.step()
+		}
+	}
+}
+
+// tickFor is how many of a timer's last seconds tick.
+const tickFor = 5
+
+// step does watch's work once.
+func (p *party) step() {
+	now := p.clock()
+	p.mu.Lock()
+	p.gameStartLocked(p.room, now)
+	p.mu.Unlock()
+	if p.timers == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, r := range p.srv.Rooms() {
+		for _, t := range p.timers(r.Code) {
+			left := t.Remaining(now)
+			if !t.Running() || left <= 0 || left > tickFor*time.Second {
+				continue
+			}
+			key := r.Code + "/" + t.Name
+			sec := int((left + time.Second - 1) / time.Second) // 5, 4, ... 1
+			seen[key] = true
+			if p.ticked[key] != sec {
+				if p.ticked == nil {
+					p.ticked = map[string]int{}
+				}
+				p.ticked[key] = sec
+				p.player.Play(sound.Tick)
+			}
+		}
+	}
+	for k := range p.ticked {
+		if !seen[k] {
+			delete(p.ticked, k)
+		}
+	}
 }
 
 // useCode gives a heard code to the trainer, if one is waiting for it. A

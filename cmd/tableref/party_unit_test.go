@@ -16,6 +16,7 @@ import (
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/referee/journal"
+	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
 )
@@ -218,4 +219,53 @@ func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 	assert.Equal(t, 1, m.Seq())
 	assert.Equal(t, "mistake", m.Snapshot(game.Table, 0).Events[0].Type)
 	assert.Equal(t, true, liveOf(t, srv, code, host)["code"].(map[string]any)["used"])
+}
+
+// TestTheLastSecondsOfARunningTimerTick: five ticks, one a second, for
+// each running timer, and none for a stopped one.
+func TestTheLastSecondsOfARunningTimerTick(t *testing.T) {
+	p, srv, rec := newParty(t)
+	code, _, _, err := srv.CreateRoom("deck", 3, "", nil)
+	require.NoError(t, err)
+	t0 := time.Date(2026, 11, 24, 21, 0, 0, 0, time.UTC)
+	now := t0
+	p.now = func() time.Time { return now }
+	sand := timer.New("sand", 30*time.Second)
+	sand.Start(t0)
+	paused := timer.New("egg", 10*time.Second)
+	p.timers = func(room string) []timer.Timer {
+		if room != code {
+			return nil
+		}
+		return []timer.Timer{sand, paused}
+	}
+	for now = t0; now.Before(t0.Add(32 * time.Second)); now = now.Add(100 * time.Millisecond) {
+		p.step()
+	}
+	assert.Equal(t, []string{"sound:tick", "sound:tick", "sound:tick", "sound:tick", "sound:tick"}, rec.Played)
+}
+
+// TestInsomniasLogIsInGameTime: pauses and shouts are timed from the start
+// of the game, with the time of day, not from the start of the server.
+func TestInsomniasLogIsInGameTime(t *testing.T) {
+	p, srv, _ := newParty(t)
+	code, host, _, err := srv.CreateRoom("insomnia", 4, "", nil)
+	require.NoError(t, err)
+	serverStart := time.Date(2026, 11, 24, 20, 0, 0, 0, time.Local)
+	now := serverStart.Add(time.Hour)
+	p.now = func() time.Time { return now }
+	p.listenFor(code)
+	for _, n := range []string{"Ann", "Bob", "Cy", "Di"} {
+		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
+	}
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
+	p.step() // the game is seen under way
+	start := now
+	// The ears time events from when they started, an hour before.
+	p.heard(hearing.Event{Kind: "shout", Start: 3675.2, End: 3677.0, T: 3677, Wall: start.Add(75200 * time.Millisecond)})
+	h := liveOf(t, srv, code, host)
+	v := h["voices"].([]any)[0].(map[string]any)
+	assert.Equal(t, 75.2, v["start"])
+	assert.Equal(t, 77.0, v["end"])
+	assert.Equal(t, "21:01:15", v["at"])
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/tableref/tableref/audio/talk"
 	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/referee/journal"
+	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
@@ -138,8 +139,23 @@ func runServe(e *env, args []string) error {
 		}
 	}
 	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{}), talking: true}
+	var ears *hearing.Ears
+	defer func() {
+		close(p.done) // first: a recording waiting for a game gives up
+		if ears != nil {
+			ears.Close()
+		}
+	}()
 	srv.OnEvents(p.events)
 	srv.OnTimer(p.timerDone)
+	// The last seconds of a running timer tick, when the server can list
+	// its rooms' timers.
+	if ts, ok := any(srv).(interface {
+		Timers(room string) []timer.Timer
+	}); ok {
+		p.timers = ts.Timers
+	}
+	go p.watch(200 * time.Millisecond)
 	// A room resumed after a restart is heard at once, as it was before.
 	if code, ok := p.adopt(journal.Dir(filepath.Join(data, "rooms")).Modified); ok && !noMic {
 		out.printf("The microphone serves the resumed room %s (%s).\n", code, srv.GameOf(code))
@@ -158,8 +174,7 @@ func runServe(e *env, args []string) error {
 			// the referee's own sound is in the air is not the table's.
 			cfg.Deaf = a.OnAir().During
 		}
-		ears := hearing.Start(open, cfg, p.heard)
-		defer func() { close(p.done); ears.Close() }()
+		ears = hearing.Start(open, cfg, p.heard)
 	} else {
 		p.mic = hearing.Status{Message: "not listening (--no-mic): the trainer enters the code on the phone"}
 		out.printf("Not listening (--no-mic): trainers enter their codes on their phones.\n")
