@@ -529,13 +529,20 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 	case statusOver:
 		return answer{}, fail(fiber.StatusConflict, "the game is over")
 	}
+	stale := false
 	if cur := r.match.Seq(); req.Seq != nil && *req.Seq != cur {
-		return answer{}, fail(fiber.StatusConflict, fmt.Sprintf("stale: the game is at seq %d, not %d; look again and resend", cur, *req.Seq))
+		if why := r.staleLocked(w.seat, *req.Seq, cur); why != "" {
+			return answer{}, fail(fiber.StatusConflict, why)
+		}
+		stale = true
 	}
 	seq, evs, aerr := r.match.Apply(mv)
 	if aerr != nil {
 		var refused *game.RefusedError
 		switch {
+		case stale:
+			// Legal when the phone looked, but the game has moved on.
+			return answer{}, fail(fiber.StatusConflict, fmt.Sprintf("stale: the game moved on since seq %d (it is at %d) and this move no longer stands: %s", *req.Seq, r.match.Seq(), aerr.Error()))
 		case errors.Is(aerr, referee.ErrNotYourTurn):
 			return answer{}, fail(fiber.StatusForbidden, aerr.Error())
 		case errors.Is(aerr, referee.ErrNoSeat):
@@ -568,6 +575,29 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 	r.broadcastLocked(nil)
 	r.s.notify(r.code, evs)
 	return a, nil
+}
+
+// staleLocked judges a move sent at seq since while the game is at cur
+// (since != cur): "" when it may still be tried, else why it is refused.
+//
+// The seq a phone sends is the one it last saw. Where several seats may act
+// at once (Woodlouse guesses, Celestial's secret picks, the dealer), moves of
+// other seats land between a phone's look and its move; such a move counts
+// in the order it arrives, provided its seat has not moved since it looked
+// (so the phone did not act twice on one view) and the rules still accept it
+// now (Apply judges it). A seq from the future (a phone of a previous game,
+// after a restart) or from before the seat's own last move is refused.
+func (r *room) staleLocked(seat, since, cur int) string {
+	if since < 0 || since > cur {
+		return fmt.Sprintf("stale: the game is at seq %d, not %d; look again and resend", cur, since)
+	}
+	moves := r.match.Moves()
+	for i := len(moves) - 1; i >= since; i-- {
+		if moves[i].Seat == seat {
+			return fmt.Sprintf("stale: a move of your seat (seq %d) landed after the view this one was made on (seq %d); look again and resend", i+1, since)
+		}
+	}
+	return ""
 }
 
 // start deals and begins: the taken seats become seats 0..n-1.
