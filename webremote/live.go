@@ -92,24 +92,36 @@ func (s *Server) Apply(code string, mv game.Move) (int, error) {
 		return 0, fmt.Errorf("room %s: %w", code, ErrNoRoom)
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.status != statusPlaying || r.match == nil {
-		return 0, fmt.Errorf("room %s is %s", code, r.status)
+	seq, evs, err := r.refereeMoveLocked(mv)
+	if err == nil {
+		r.broadcastLocked(nil)
 	}
-	seq, evs, err := r.match.Apply(mv)
+	r.mu.Unlock()
 	if err != nil {
 		return seq, err
 	}
+	s.notify(code, evs)
+	return seq, nil
+}
+
+// refereeMoveLocked judges and journals a move of the referee itself; the
+// caller broadcasts and notifies.
+func (r *room) refereeMoveLocked(mv game.Move) (int, []referee.Logged, error) {
+	if r.status != statusPlaying || r.match == nil {
+		return 0, nil, fmt.Errorf("room %s is %s", r.code, r.status)
+	}
+	seq, evs, err := r.match.Apply(mv)
+	if err != nil {
+		return seq, nil, err
+	}
 	if aerr := r.persistMoveLocked(mv, "", seq); aerr != nil {
 		r.undoLastMoveLocked()
-		return seq - 1, errors.New(aerr.msg)
+		return seq - 1, nil, errors.New(aerr.msg)
 	}
 	if r.match.Over() {
 		r.status = statusOver
 	}
-	r.broadcastLocked(nil)
-	s.notify(code, evs)
-	return seq, nil
+	return seq, evs, nil
 }
 
 // SetLive puts public news from the referee (what the microphone hears)

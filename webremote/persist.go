@@ -150,9 +150,12 @@ func (s *Server) resume() {
 		}
 		r.journal = j
 		s.rooms[r.code] = r
+		r.mu.Lock()
 		for _, t := range r.timers {
 			r.scheduleLocked(t) // a timer that ran out while the server was down rings now
 		}
+		r.catchUpLocked()
+		r.mu.Unlock()
 		s.tokens[r.host] = r
 		for key := range r.byToken {
 			s.tokens[key] = r

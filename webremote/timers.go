@@ -83,7 +83,11 @@ func (r *room) scheduleLocked(t *roomTimer) {
 	t.stop = clock.AfterFunc(due.Sub(clock.Now()), func() { r.ring(t) })
 }
 
-// ring is called when a timer is due.
+// ring is called when a timer is due. The timer's end and, for the Purse
+// Snatcher meeting, the referee's time move are made under one hold of the
+// room's lock, so nothing comes between them; should the server stop
+// between their two journal records, resuming makes the missing move
+// (catchUpLocked).
 func (r *room) ring(t *roomTimer) {
 	r.mu.Lock()
 	now := r.s.clock().Now()
@@ -94,16 +98,15 @@ func (r *room) ring(t *roomTimer) {
 	t.Pause(now) // stopped at 0:00
 	t.stop = nil
 	name := t.Name
-	var refMove *game.Move
-	if name == meetingTimer && r.match != nil && r.status == statusPlaying {
-		for _, seat := range r.match.Snapshot(game.Table, 0).Turn {
-			mv := game.M(seat, "time")
-			refMove = &mv
-			break
-		}
-	}
 	r.addNoteLocked("timer-done", fmt.Sprintf("The %s timer has run out.", name))
 	_ = r.persistLocked("timer-done") // already logged; the timer has run out all the same
+	var evs []referee.Logged
+	if mv, ok := r.timeMoveLocked(); ok {
+		var err error
+		if _, evs, err = r.refereeMoveLocked(mv); err != nil {
+			r.s.logf("room %s: the meeting's time is up, but: %v", r.code, err)
+		}
+	}
 	r.broadcastLocked(nil)
 	code := r.code
 	r.mu.Unlock()
@@ -111,14 +114,47 @@ func (r *room) ring(t *roomTimer) {
 	on := r.s.onTimer
 	r.s.mu.RUnlock()
 	r.s.logf("room %s: the %s timer has run out", code, name)
-	if refMove != nil {
-		if _, err := r.s.Apply(code, *refMove); err != nil {
-			r.s.logf("room %s: the meeting's time is up, but: %v", code, err)
-		}
-	}
+	r.s.notify(code, evs)
 	if on != nil {
 		on(code, name)
 	}
+}
+
+// timeMoveLocked is the referee's time move when the game is owed one now:
+// a game in play whose rules accept it (Purse Snatcher's "time", in the
+// name of the seat on turn).
+func (r *room) timeMoveLocked() (game.Move, bool) {
+	if r.match == nil || r.status != statusPlaying || !slices.Contains(r.info.RefereeActions, "time") {
+		return game.Move{}, false
+	}
+	for _, seat := range r.match.Snapshot(game.Table, 0).Turn {
+		for _, mv := range r.match.Snapshot(seat, 0).Legal {
+			if mv.Action == "time" {
+				return mv, true
+			}
+		}
+	}
+	return game.Move{}, false
+}
+
+// catchUpLocked makes, on resume, the referee's move a timer owed the game
+// when the server stopped between the timer's end and the move: the
+// meeting's clock stands at 0:00 but the game has not been told its time is
+// up.
+func (r *room) catchUpLocked() {
+	t := r.findTimer(meetingTimer)
+	if t == nil || t.Running() || t.Held || !t.Expired(r.s.clock().Now()) {
+		return
+	}
+	mv, ok := r.timeMoveLocked()
+	if !ok {
+		return
+	}
+	if _, _, err := r.refereeMoveLocked(mv); err != nil {
+		r.s.logf("room %s: the meeting's time had run out before the restart, but: %v", r.code, err)
+		return
+	}
+	r.s.logf("room %s: the meeting's time had run out before the restart; the referee's time move is made now", r.code)
 }
 
 // OnTimer registers f, called when a room's timer runs out (the referee

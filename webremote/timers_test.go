@@ -1,7 +1,10 @@
 package webremote
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -187,4 +190,40 @@ func TestATimerRunningOutIsAnEventOfTheRoomForEveryone(t *testing.T) {
 		}
 	}
 	assert.Equal(t, 2, n)
+}
+
+// The server stops after journalling that the meeting's clock ran out but
+// before the referee's time move: resuming makes the move, rather than
+// leaving the meeting at 0:00 with its time never up.
+func TestAMeetingWhoseTimeMoveWasLostInACrashGetsItOnResume(t *testing.T) {
+	clock := &timer.Fake{}
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Clock: clock, Data: dir})
+	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher", "options": map[string]any{"minutes": 1}})
+	joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	seq := viewOf(t, s, code, host).Seq
+	clock.Advance(61 * time.Second)
+	done := viewOf(t, s, code, host)
+	require.Equal(t, seq+1, done.Seq, "the referee applied the time move")
+
+	// Cut the journal just after the timer-done record: the crash.
+	path := filepath.Join(dir, code+".journal")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	i := bytes.Index(b, []byte(`"why":"timer-done"`))
+	require.Positive(t, i)
+	end := i + bytes.IndexByte(b[i:], '\n') + 1
+	require.Contains(t, string(b[end:]), `"action":"time"`, "the time move came after the timer-done record")
+	require.NoError(t, os.WriteFile(path, b[:end], 0o600))
+
+	s2 := newTestServer(t, Config{Clock: clock, Data: dir})
+	after := viewOf(t, s2, code, host)
+	assert.Equal(t, seq+1, after.Seq, "the lost time move is made on resume")
+	assert.JSONEq(t, string(done.View), string(after.View), "the meeting stands as it did before the crash")
+	assert.Equal(t, int64(0), timersOf(t, s2, code, host)[0].LeftMS)
+	// And it is journalled: a second restart finds it without making it again.
+	s3 := newTestServer(t, Config{Clock: clock, Data: dir})
+	assert.Equal(t, seq+1, viewOf(t, s3, code, host).Seq)
 }
