@@ -258,6 +258,11 @@ func (s *Server) restore(recs []json.RawMessage) (*room, error) {
 	if r.code == "" || r.host == "" {
 		return nil, errors.New("a room record without its code or host")
 	}
+	if s.cfg.PublicURL != "" {
+		// The server may now listen on another address or port: the
+		// saved join address (and its QR code) would lead nowhere.
+		r.joinURL = s.cfg.PublicURL + "/j/" + r.code
+	}
 	for i, p := range cur.Seats {
 		if p == nil {
 			continue

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	qrcode "github.com/skip2/go-qrcode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -315,4 +316,36 @@ func TestAJournalOfTheFirstFormatIsResumed(t *testing.T) {
 	require.NotEmpty(t, trainer)
 	s2 := newTestServer(t, Config{Data: dir})
 	assert.Equal(t, 1, viewOf(t, s2, "QXBT", trainer).Seq)
+}
+
+// A room resumed by a server on another address (another port, a new
+// wifi address) gets its join address, and its QR code, from the server
+// as it is now, not as it was.
+func TestAResumedRoomJoinsAtTheServersAddressNow(t *testing.T) {
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Data: dir, PublicURL: "http://192.168.1.20:8080"})
+	code, host := createRoom(t, s, map[string]any{"game": "troll"})
+	assert.Equal(t, "http://192.168.1.20:8080/j/"+code, roomJoinURL(t, s, code, host))
+
+	s2 := newTestServer(t, Config{Data: dir, PublicURL: "http://10.0.0.7:8081"})
+	want := "http://10.0.0.7:8081/j/" + code
+	assert.Equal(t, want, roomJoinURL(t, s2, code, host))
+	r := call(t, s2, "GET", "/api/rooms/"+code+"/qr.png", "", nil)
+	require.Equal(t, 200, r.status)
+	png, err := qrcode.Encode(want, qrcode.Medium, 320)
+	require.NoError(t, err)
+	assert.Equal(t, png, r.body, "the QR code carries the new address")
+}
+
+func roomJoinURL(t *testing.T, s *Server, code, tok string) string {
+	t.Helper()
+	var st struct {
+		Room struct {
+			JoinURL string `json:"join_url"`
+		} `json:"room"`
+	}
+	r := call(t, s, "GET", "/api/rooms/"+code+"/view", tok, nil)
+	require.Equal(t, 200, r.status)
+	require.NoError(t, json.Unmarshal(r.body, &st))
+	return st.Room.JoinURL
 }

@@ -159,6 +159,7 @@ type roomInfo struct {
 	Seats   int          `json:"seats"`
 	You     int          `json:"you"`
 	Host    bool         `json:"host"`
+	JoinURL string       `json:"join_url"` // what the room's QR code says: the address phones join at
 }
 
 type state struct {
@@ -181,7 +182,7 @@ type state struct {
 // infoLocked is the room part of the state for w.
 func (r *room) infoLocked(w who) roomInfo {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
-		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host}
+		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host, JoinURL: r.joinURL}
 	conns := map[int]bool{}
 	for c := range r.clients {
 		if !c.who.host {

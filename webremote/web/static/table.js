@@ -22,7 +22,9 @@ function render(st) {
   log = log.slice(-60);
   const r = st.room;
   const lobby = r.status === "lobby";
-  const joinURL = `${location.origin}/j/${r.code}`;
+  // The server's join address (its LAN address), as in the QR code: this
+  // screen's own origin may be 127.0.0.1, which phones cannot reach.
+  const joinURL = r.join_url || `${location.origin}/j/${r.code}`;
   const players = h("div.players", r.players.map((p) => h("div.player" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : ""),
     h("span.dot" + (p.connected ? ".on" : "")), p.name, p.vacant ? " (left)" : "",
     h("button", { title: "remove " + p.name, onclick: () => host("kick", { seat: p.seat }, `Remove ${p.name} from the room?`) }, "✕"))));
