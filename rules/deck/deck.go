@@ -206,10 +206,12 @@ func Shuffle(r *game.Rand, cards []Card) { game.ShuffleSlice(r, cards) }
 // table from the top (index 0) of cards, and returns the hands and what is
 // left.
 func Deal(cards []Card, players, n int) (hands [][]Card, rest []Card, err error) {
-	if players < 1 {
-		return nil, nil, fmt.Errorf("deal to %d players: need at least one", players)
+	if players < 1 || players > max(len(cards), 1) {
+		return nil, nil, fmt.Errorf("deal to %d players: need 1 to %d", players, max(len(cards), 1))
 	}
-	if n < 0 || players*n > len(cards) {
+	// n ≤ len/players is players*n ≤ len without the product, which can
+	// overflow for absurd counts.
+	if n < 0 || n > len(cards)/players {
 		return nil, nil, fmt.Errorf("deal %d cards to each of %d players: the deck has %d", n, players, len(cards))
 	}
 	hands = make([][]Card, players)

@@ -98,3 +98,46 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A deal that cannot be made is refused whatever the numbers, even those
+// whose product would overflow, and never panics.
+func TestADealTooBigForTheDeckIsRefusedEvenWhenTheProductOverflows(t *testing.T) {
+	d := New(0)
+	for _, c := range []struct{ players, n int }{
+		{1 << 62, 4}, {4, 1 << 62}, {1 << 62, 1 << 62}, {-1, 5}, {53, 1}, {4, -1}, {26, 3},
+	} {
+		_, _, err := Deal(d, c.players, c.n)
+		assert.Error(t, err, "%d players × %d cards", c.players, c.n)
+	}
+	hands, rest, err := Deal(d, 52, 1)
+	require.NoError(t, err)
+	assert.Len(t, hands, 52)
+	assert.Empty(t, rest)
+	hands, rest, err = Deal(d, 26, 2)
+	require.NoError(t, err)
+	assert.Len(t, hands[25], 2)
+	assert.Empty(t, rest)
+}
+
+func FuzzDeal(f *testing.F) {
+	f.Add(4, 5, 0)
+	f.Add(1<<62, 4, 2)
+	f.Add(52, 1, 1)
+	f.Fuzz(func(t *testing.T, players, n, jokers int) {
+		d := New(((jokers % 3) + 3) % 3)
+		hands, rest, err := Deal(d, players, n)
+		if err != nil {
+			return
+		}
+		total := len(rest)
+		for _, h := range hands {
+			if len(h) != n {
+				t.Fatalf("a hand of %d cards, not %d", len(h), n)
+			}
+			total += len(h)
+		}
+		if total != len(d) {
+			t.Fatalf("%d cards dealt and left from a deck of %d", total, len(d))
+		}
+	})
+}

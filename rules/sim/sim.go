@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tableref/tableref/rules/game"
 )
@@ -71,15 +72,84 @@ func (s Stats) FirstSeatEdge() float64 {
 	return float64(s.WinsBySeat[0]) / (float64(total) / float64(len(s.WinsBySeat)))
 }
 
-type outcome struct {
-	res   game.Result
-	moves int
-	err   error
+// tally sums up the games one worker played. Every figure is a whole
+// number, so tallies add up to the same totals in any order: the batch's
+// figures do not depend on which worker played which game.
+type tally struct {
+	wins                      []int
+	noWinner, shared, perfect int
+	scores                    []int64
+	scored                    bool
+	moves                     int64
+	minMoves, maxMoves        int
+	games                     int
+	errAt                     int // the lowest game index that failed, or -1
+	err                       error
+}
+
+func newTally(players int) *tally {
+	return &tally{wins: make([]int, players), scores: make([]int64, players), minMoves: -1, errAt: -1}
+}
+
+func (t *tally) add(i int, res game.Result, moves int, err error) {
+	if err != nil {
+		if t.errAt < 0 || i < t.errAt {
+			t.errAt, t.err = i, err
+		}
+		return
+	}
+	t.games++
+	switch len(res.Winners) {
+	case 0:
+		t.noWinner++
+	case 1:
+	default:
+		t.shared++
+	}
+	for _, w := range res.Winners {
+		t.wins[w]++
+	}
+	if res.Perfect {
+		t.perfect++
+	}
+	if res.Scores != nil {
+		t.scored = true
+		for s, v := range res.Scores {
+			t.scores[s] += int64(v)
+		}
+	}
+	t.moves += int64(moves)
+	if t.minMoves < 0 || moves < t.minMoves {
+		t.minMoves = moves
+	}
+	t.maxMoves = max(t.maxMoves, moves)
+}
+
+func (t *tally) merge(o *tally) {
+	if o.errAt >= 0 && (t.errAt < 0 || o.errAt < t.errAt) {
+		t.errAt, t.err = o.errAt, o.err
+	}
+	t.games += o.games
+	t.noWinner += o.noWinner
+	t.shared += o.shared
+	t.perfect += o.perfect
+	for i := range t.wins {
+		t.wins[i] += o.wins[i]
+		t.scores[i] += o.scores[i]
+	}
+	t.scored = t.scored || o.scored
+	t.moves += o.moves
+	if o.minMoves >= 0 && (t.minMoves < 0 || o.minMoves < t.minMoves) {
+		t.minMoves = o.minMoves
+	}
+	t.maxMoves = max(t.maxMoves, o.maxMoves)
 }
 
 // Run plays the batch. Game i is set up with seed Spec.Seed+i and its bots
 // draw from a source seeded from it, so each game is reproducible alone:
-// `tableref simulate` can name the seed of any game worth replaying.
+// `tableref simulate` can name the seed of any game worth replaying. Each
+// worker sums up its own games as it goes, so memory does not grow with
+// the number of games.
 func Run(sp Spec) (Stats, error) {
 	if sp.Games < 1 {
 		return Stats{}, fmt.Errorf("simulate %d games: need at least one", sp.Games)
@@ -99,69 +169,45 @@ func Run(sp Spec) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	outs := make([]outcome, sp.Games)
+	workers = min(workers, sp.Games)
+	tallies := make([]*tally, workers)
 	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for range workers {
+	var next atomic.Int64
+	for w := range workers {
+		t := newTally(sp.Players)
+		tallies[w] = t
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= sp.Games {
+					return
+				}
 				seed := sp.Seed + uint64(i)
 				cfg := game.Config{Players: sp.Players, Variant: sp.Variant, Options: sp.Options, Seed: seed}
 				r := game.NewRand(^seed)
 				p, err := game.Play(sp.Game, cfg, bot, &r, maxMoves)
-				outs[i] = outcome{p.Result, len(p.Moves), err}
+				t.add(i, p.Result, len(p.Moves), err)
 			}
 		}()
 	}
-	for i := range outs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
-
-	st := Stats{Game: sp.Game.Info().ID, Players: sp.Players, Variant: sp.Variant, Options: sp.Options, Games: sp.Games, Seed: sp.Seed,
-		WinsBySeat: make([]int, sp.Players), MinMoves: -1}
-	var scores []float64
-	totalMoves := 0
-	for i, o := range outs {
-		if o.err != nil {
-			return Stats{}, fmt.Errorf("game with seed %d: %w", sp.Seed+uint64(i), o.err)
-		}
-		switch len(o.res.Winners) {
-		case 0:
-			st.NoWinner++
-		case 1:
-		default:
-			st.Shared++
-		}
-		for _, w := range o.res.Winners {
-			st.WinsBySeat[w]++
-		}
-		if o.res.Perfect {
-			st.Perfect++
-		}
-		if o.res.Scores != nil {
-			if scores == nil {
-				scores = make([]float64, sp.Players)
-			}
-			for s, v := range o.res.Scores {
-				scores[s] += float64(v)
-			}
-		}
-		totalMoves += o.moves
-		if st.MinMoves < 0 || o.moves < st.MinMoves {
-			st.MinMoves = o.moves
-		}
-		st.MaxMoves = max(st.MaxMoves, o.moves)
+	all := newTally(sp.Players)
+	for _, t := range tallies {
+		all.merge(t)
 	}
-	st.MeanMoves = float64(totalMoves) / float64(sp.Games)
-	if scores != nil {
-		for s := range scores {
-			scores[s] /= float64(sp.Games)
+	if all.err != nil {
+		return Stats{}, fmt.Errorf("game with seed %d: %w", sp.Seed+uint64(all.errAt), all.err)
+	}
+	st := Stats{Game: sp.Game.Info().ID, Players: sp.Players, Variant: sp.Variant, Options: sp.Options, Games: sp.Games, Seed: sp.Seed,
+		WinsBySeat: all.wins, NoWinner: all.noWinner, Shared: all.shared, Perfect: all.perfect,
+		MeanMoves: float64(all.moves) / float64(sp.Games), MinMoves: all.minMoves, MaxMoves: all.maxMoves}
+	if all.scored {
+		st.MeanScore = make([]float64, sp.Players)
+		for s, v := range all.scores {
+			st.MeanScore[s] = float64(v) / float64(sp.Games)
 		}
-		st.MeanScore = scores
 	}
 	return st, nil
 }
