@@ -232,6 +232,12 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	r := &room{s: s, g: g, info: info, want: wantPlayers, variant: variant, options: opts, host: hashToken(host),
 		status: statusLobby, seats: make([]*player, seats), byToken: map[string]int{}, clients: map[*client]struct{}{}}
 
+	s.mu.RLock()
+	full := len(s.rooms) >= maxRooms
+	s.mu.RUnlock()
+	if full {
+		s.sweep() // rooms idle for long make way
+	}
 	s.mu.Lock()
 	if len(s.rooms) >= maxRooms {
 		s.mu.Unlock()

@@ -49,6 +49,7 @@ type saved struct {
 	T   string `json:"t"`             // recRoom or recMove
 	Why string `json:"why,omitempty"` // a room record: what changed
 	Seq int    `json:"seq"`           // room: the game's moves so far; move: the seq it made
+	At  int64  `json:"at,omitempty"`  // when, in Unix milliseconds (the idle rooms are retired)
 
 	// A room record.
 	Code    string            `json:"code,omitempty"`
@@ -87,10 +88,11 @@ func (r *room) saveFailed(err error) *apiError {
 // says what changed. It fails only when the disk does; the change must then
 // be taken back and not acknowledged.
 func (r *room) persistLocked(why string) *apiError {
+	r.touchLocked()
 	if r.journal == nil {
 		return nil
 	}
-	rec := saved{T: recRoom, Why: why, Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want,
+	rec := saved{T: recRoom, Why: why, At: r.active.UnixMilli(), Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want,
 		Host: r.host, JoinURL: r.joinURL, Status: r.status, Locked: r.locked, Seats: make([]*savedSeat, len(r.seats)),
 		Round: r.round, Timers: r.timers, Notes: r.notes, NoteN: r.noteN}
 	for i, p := range r.seats {
@@ -109,10 +111,11 @@ func (r *room) persistLocked(why string) *apiError {
 
 // persistMoveLocked writes an accepted move (the one that made seq).
 func (r *room) persistMoveLocked(mv game.Move, id string, seq int) *apiError {
+	r.touchLocked()
 	if r.journal == nil {
 		return nil
 	}
-	if err := r.journal.Append(saved{T: recMove, Seq: seq, Move: &mv, ID: id}); err != nil {
+	if err := r.journal.Append(saved{T: recMove, Seq: seq, Move: &mv, ID: id, At: r.active.UnixMilli()}); err != nil {
 		return r.saveFailed(err)
 	}
 	return nil
@@ -138,7 +141,7 @@ func (s *Server) resume() {
 		if repaired {
 			s.logf("room %s: its last record was torn (the server stopped while writing it) and is dropped", name)
 		}
-		r, err := s.restore(recs)
+		r, at, err := s.restore(recs)
 		if err != nil || r.status == statusEnded || s.rooms[r.code] != nil {
 			j.Close()
 			if err != nil {
@@ -149,6 +152,15 @@ func (s *Server) resume() {
 			continue
 		}
 		r.journal = j
+		r.active = lastChange(dir, name, at)
+		if why := r.idleTooLongLocked(s.clock().Now()); why != "" {
+			r.status = statusEnded
+			_ = r.persistLocked("retired")
+			j.Close()
+			_ = dir.Retire(name)
+			s.logf("room %s: not resumed: %s", name, why)
+			continue
+		}
 		s.rooms[r.code] = r
 		r.mu.Lock()
 		for _, t := range r.timers {
@@ -182,8 +194,14 @@ type idRecord struct {
 	id        string
 }
 
-// restore rebuilds a room from its journal's records.
-func (s *Server) restore(recs []json.RawMessage) (*room, error) {
+// restore rebuilds a room from its journal's records; at is the time of
+// the newest record (0 when none has one).
+func (s *Server) restore(recs []json.RawMessage) (r *room, at int64, err error) {
+	r, err = s.restoreAt(recs, &at)
+	return r, at, err
+}
+
+func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 	var cur *saved
 	var moves []game.Move
 	var ids []idRecord
@@ -192,6 +210,7 @@ func (s *Server) restore(recs []json.RawMessage) (*room, error) {
 		if err := json.Unmarshal(raw, &rec); err != nil {
 			return nil, fmt.Errorf("record %d: %v", i+1, err)
 		}
+		*at = max(*at, rec.At)
 		switch rec.T {
 		case recRoom:
 			if cur == nil || rec.Round != cur.Round {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -105,6 +106,7 @@ type room struct {
 	timers  []*roomTimer
 	notes   []roomEvent                // the room's own recent events (a timer ran out), public
 	noteN   int                        // the number of the room's last event
+	active  time.Time                  // the last change (retire.go)
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
 }
@@ -780,9 +782,15 @@ func (r *room) end(tok string) *apiError {
 	if err := r.hostLocked(tok); err != nil {
 		return err
 	}
+	return r.endLocked("end", "the room has ended")
+}
+
+// endLocked closes the room (why: the journal's reason; text: what the
+// websockets' close says).
+func (r *room) endLocked(why, text string) *apiError {
 	was := r.status
 	r.status = statusEnded
-	if err := r.persistLocked("end"); err != nil {
+	if err := r.persistLocked(why); err != nil {
 		r.status = was
 		return err
 	}
@@ -809,7 +817,7 @@ func (r *room) end(tok string) *apiError {
 	r.broadcastLocked(nil) // the last state says "ended"
 	for c := range r.clients {
 		delete(r.clients, c)
-		c.close(closeRevoke, "the room has ended")
+		c.close(closeRevoke, text)
 	}
 	r.s.logf("room %s: ended", r.code)
 	return nil

@@ -43,7 +43,12 @@ type Config struct {
 	Log       io.Writer     // one line per room event (created, joined, started, ended); nil = discard. Never tokens or views.
 	RateLimit int           // requests per second per token/address; 0 = 20; negative = no limit
 	Data      string        // a directory for the rooms' journals; "" = rooms in memory only
-	Clock     timer.Clock   // the rooms' timers' clock; nil = the wall clock
+	Clock     timer.Clock   // the rooms' timers' clock (and the idle rooms'); nil = the wall clock
+	// Rooms nobody changes are retired (retire.go): lobbies and finished
+	// games after IdleDone (0 = 6 h), any room after IdleAny (0 = 72 h). A
+	// negative limit never retires.
+	IdleDone time.Duration
+	IdleAny  time.Duration
 }
 
 // Server is the web remote: rooms, the API, the pages and the websockets.
@@ -62,6 +67,10 @@ type Server struct {
 	onTimer  func(room, name string)
 
 	logMu sync.Mutex
+
+	sweepMu      sync.Mutex
+	sweepStop    func() bool
+	sweepStopped bool
 }
 
 // New makes a Server; nothing listens until Serve.
@@ -95,6 +104,7 @@ func New(cfg Config) *Server {
 	if cfg.Data != "" {
 		s.resume()
 	}
+	s.startSweeping()
 	return s
 }
 
@@ -109,6 +119,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // Shutdown closes every websocket (close 1001) and stops the server,
 // waiting for requests in progress until ctx is done.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.stopSweeping()
 	s.mu.RLock()
 	rooms := make([]*room, 0, len(s.rooms))
 	for _, r := range s.rooms {
