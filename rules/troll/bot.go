@@ -34,8 +34,165 @@ var cutCost = [...]float64{0, 30, 10, 4, 2}
 var thinCost = [...]float64{0, 0, 6, 3}
 
 func choose(gs game.State, _ int, _ *game.Rand) game.Move {
-	s := gs.(*state)
-	return plan(s).move()
+	b := gs.(*state).belief()
+	return plan(&b).move()
+}
+
+// hidden stands for a card whose face the bot does not know: it is no card
+// of the deck (the engine never deals it), not a heart and of no colour.
+var hidden = deck.Card{Suit: deck.NoSuit, Index: 255}
+
+// belief is the game as the player sees it: a copy in which every face-down
+// card (under or on top of the bridge's piles, in the deck, carried asleep)
+// is hidden and the dice are not known. The bot plans on it alone, so no
+// decision can depend on a card nobody has turned up, nor on a roll to come.
+func (s *state) belief() state {
+	b := *s
+	b.rng = game.Rand{}
+	for r := range rows {
+		for c := range cols {
+			sl := &b.bridge[r][c]
+			for i := range int(sl.n) {
+				if i < int(sl.n)-1 || !sl.awake {
+					sl.cards[i] = hidden
+				}
+			}
+		}
+	}
+	for i := range int(b.deck.n) {
+		b.deck.cards[i] = hidden
+	}
+	if b.holding == holdDormant {
+		b.carry = hidden
+	}
+	return b
+}
+
+// known sums up the cards whose faces the player can see: awake bricks,
+// the stacks, the set-aside cards and what the troll holds awake.
+type known struct {
+	visible, low, hearts int
+	seen                 [4]uint16 // per suit, bit r for rank r
+}
+
+func (k *known) add(c deck.Card, lowerRed bool) {
+	if c == hidden || c.Suit > deck.Spades {
+		return
+	}
+	if k.seen[c.Suit]&(1<<c.Rank) != 0 {
+		return
+	}
+	k.seen[c.Suit] |= 1 << c.Rank
+	k.visible++
+	if c.Red() == lowerRed {
+		k.low++
+	}
+	if c.Suit == deck.Hearts {
+		k.hearts++
+	}
+}
+
+func (s *state) knownCards() known {
+	var k known
+	for r := range rows {
+		for c := range cols {
+			if s.bridge[r][c].awake {
+				k.add(s.bridge[r][c].top(), s.lowerRed)
+			}
+		}
+	}
+	if s.club {
+		k.add(aceClubs, s.lowerRed)
+	}
+	if s.gem {
+		k.add(aceDiamonds, s.lowerRed)
+	}
+	if s.holding == holdAwake {
+		k.add(s.carry, s.lowerRed)
+	}
+	for _, p := range []*pile{&s.lowerPad, &s.upperPad, &s.aside} {
+		for _, c := range p.cards[:p.n] {
+			k.add(c, s.lowerRed)
+		}
+	}
+	return k
+}
+
+// pLow is the chance that an unseen card is of the lower stack's colour.
+func (k *known) pLow() float64 {
+	unseen := 52 - k.visible
+	if unseen <= 0 {
+		return 0.5
+	}
+	return min(max(float64(26-k.low)/float64(unseen), 0), 1)
+}
+
+// pHeart is the chance that an unseen card is a heart.
+func (k *known) pHeart() float64 {
+	unseen := 52 - k.visible
+	if unseen <= 0 {
+		return 0.25
+	}
+	return min(max(float64(13-k.hearts)/float64(unseen), 0), 1)
+}
+
+// face is one thing an unseen card may turn out to be, for the troll's
+// hands: a card standing for its kind, and the chance of that kind.
+type face struct {
+	card deck.Card
+	p    float64
+}
+
+// faces lists what a brick woken from face down may be, by the unseen
+// cards: hearts (which cannot be picked up), clubs, diamonds and spades,
+// the ace of clubs (THE CLUB) and, when it is reusable, the ace of
+// diamonds apart. The first entry is always the hearts.
+func (s *state) faces(buf []face) []face {
+	k := s.knownCards()
+	unseen := 52 - k.visible
+	if unseen <= 0 {
+		return buf
+	}
+	kind := func(suit deck.Suit, ace, rest bool) {
+		n, first := 0, deck.Card{}
+		for r := deck.Ace; r <= deck.King; r++ {
+			if r == deck.Ace && !ace || r != deck.Ace && !rest || k.seen[suit]&(1<<r) != 0 {
+				continue
+			}
+			if n == 0 {
+				first = deck.Card{Rank: r, Suit: suit}
+			}
+			n++
+		}
+		if n > 0 || suit == deck.Hearts {
+			buf = append(buf, face{first, float64(n) / float64(unseen)})
+		}
+	}
+	kind(deck.Hearts, true, true)
+	kind(deck.Clubs, false, true)
+	kind(deck.Clubs, true, false)
+	if s.reusableAD {
+		kind(deck.Diamonds, false, true)
+		kind(deck.Diamonds, true, false)
+	} else {
+		kind(deck.Diamonds, true, true)
+	}
+	kind(deck.Spades, true, true)
+	return buf
+}
+
+// rowChances is how likely card c is to wake each row: certain for a card
+// whose face is known, by the unseen colours for a hidden one.
+func (s *state) rowChances(c deck.Card) [rows]float64 {
+	var w [rows]float64
+	if c != hidden {
+		w[s.rowFor(c)] = 1
+		return w
+	}
+	k := s.knownCards()
+	p := k.pLow()
+	w[lower], w[upper] = p, 1-p
+	return w
 }
 
 // plan tries every pair of actions left this turn, plays the flight phase
@@ -101,22 +258,120 @@ type candidate struct {
 }
 
 // respond is the value of the best pair of actions from s, at the start of
-// a turn, after its flight phase.
+// a turn, after its flight phase. A brick that woke from face down in the
+// look-ahead has no known face; by then the troll would see it, so picking
+// it up is valued kind by kind (faces): for each kind it may be, the best
+// pair of actions given that kind, weighed by its chance (a heart cannot be
+// picked up at all, so that kind gets the best pair without the pickup).
 func (s *state) respond() float64 {
 	best := math.Inf(-1)
+	type pick struct {
+		a, b action
+		late bool // the pickup is the second action
+	}
+	var picks [16]pick
+	np := 0
 	var buf [32]action
 	for _, a := range s.actionsNow(buf[:0]) {
+		if s.hiddenPickup(a) {
+			if np < len(picks) {
+				picks[np] = pick{a: a}
+				np++
+			}
+			continue
+		}
 		t := *s
 		t.act(a, nil)
 		var buf2 [32]action
 		for _, b := range t.actionsNow(buf2[:0]) {
+			if t.hiddenPickup(b) {
+				if np < len(picks) {
+					picks[np] = pick{a: a, b: b, late: true}
+					np++
+				}
+				continue
+			}
 			u := t
 			u.act(b, nil)
 			u.flightPhase(nil)
 			best = max(best, u.value())
 		}
 	}
-	return best
+	if np == 0 {
+		return best
+	}
+	var fb [8]face
+	faces := s.faces(fb[:0])
+	total := 0.0
+	for i, f := range faces {
+		if f.p == 0 {
+			continue
+		}
+		if i == 0 { // a heart: no pickup
+			if math.IsInf(best, -1) {
+				// Only pickups were on offer: with hearts there, the
+				// troll does whatever else it may.
+				h := *s
+				h.reveal(f.card)
+				total += f.p * h.respond()
+				continue
+			}
+			total += f.p * best
+			continue
+		}
+		bf := best
+		for _, p := range picks[:np] {
+			t := *s
+			if !p.late {
+				t.faceUp(p.a.dir, f.card)
+				t.act(p.a, nil)
+				var buf2 [32]action
+				for _, b := range t.actionsNow(buf2[:0]) {
+					u := t
+					u.act(b, nil)
+					u.flightPhase(nil)
+					bf = max(bf, u.value())
+				}
+				continue
+			}
+			t.act(p.a, nil)
+			t.faceUp(p.b.dir, f.card)
+			t.act(p.b, nil)
+			t.flightPhase(nil)
+			bf = max(bf, t.value())
+		}
+		total += f.p * bf
+	}
+	return total
+}
+
+// hiddenPickup reports whether a picks up an awake brick whose face the bot
+// does not know.
+func (s *state) hiddenPickup(a action) bool {
+	if a.kind != actPickup {
+		return false
+	}
+	r, c, on := s.neighbour(a.dir)
+	return on && s.bridge[r][c].n > 0 && s.bridge[r][c].top() == hidden
+}
+
+// faceUp gives the hidden awake brick next to the troll in direction d the
+// face c, for one branch of the look-ahead.
+func (s *state) faceUp(d uint8, c deck.Card) {
+	r, col, _ := s.neighbour(d)
+	sl := &s.bridge[r][col]
+	sl.cards[sl.n-1] = c
+}
+
+// reveal gives every hidden awake brick the face c.
+func (s *state) reveal(c deck.Card) {
+	for r := range rows {
+		for col := range cols {
+			if sl := &s.bridge[r][col]; sl.awake && sl.top() == hidden {
+				sl.cards[sl.n-1] = c
+			}
+		}
+	}
 }
 
 // expect is the value of s (after a flight phase) averaged over the next
@@ -157,24 +412,37 @@ func (s *state) expect() float64 {
 			}
 		}
 	case 1:
-		r := s.rowFor(s.aside.cards[0])
-		for die := 1; die <= 6; die++ {
-			w := *s
-			w.aside = pile{}
-			w.awaken(r, die, nil)
-			total += start(&w) / 6
+		w := s.rowChances(s.aside.cards[0])
+		for r := range rows {
+			if w[r] == 0 {
+				continue
+			}
+			for die := 1; die <= 6; die++ {
+				x := *s
+				x.aside = pile{}
+				x.awaken(r, die, nil)
+				total += w[r] / 6 * start(&x)
+			}
 		}
 	case 2:
-		r1, r2 := s.rowFor(s.aside.cards[0]), s.rowFor(s.aside.cards[1])
-		for d1 := 1; d1 <= 6; d1++ {
-			for d2 := 1; d2 <= 6; d2++ {
-				w := *s
-				w.aside = pile{}
-				w.awaken(r1, d1, nil)
-				if !w.over {
-					w.awaken(r2, d2, nil)
+		w1, w2 := s.rowChances(s.aside.cards[0]), s.rowChances(s.aside.cards[1])
+		for r1 := range rows {
+			for r2 := range rows {
+				p := w1[r1] * w2[r2]
+				if p == 0 {
+					continue
 				}
-				total += start(&w) / 36
+				for d1 := 1; d1 <= 6; d1++ {
+					for d2 := 1; d2 <= 6; d2++ {
+						x := *s
+						x.aside = pile{}
+						x.awaken(r1, d1, nil)
+						if !x.over {
+							x.awaken(r2, d2, nil)
+						}
+						total += p / 36 * start(&x)
+					}
+				}
 			}
 		}
 	}
@@ -290,11 +558,17 @@ func (s *state) value() float64 {
 	v := 0.0
 	var rem [rows * cols]float64
 	var awakeM uint16
-	visLow, visible := 0, 0
+	visLow, visible, visHearts := 0, 0, 0
 	see := func(c deck.Card) {
+		if c == hidden {
+			return // woken in the look-ahead: its face is not known
+		}
 		visible++
 		if c.Red() == s.lowerRed {
 			visLow++
+		}
+		if c.Suit == deck.Hearts {
+			visHearts++
 		}
 	}
 	for i := range rows * cols {
@@ -364,12 +638,20 @@ func (s *state) value() float64 {
 		}
 	}
 	v -= extraCost * float64(s.aside.n)
+	pLow, pHeart := 0.5, 0.25
+	if unseen := 52 - visible; unseen > 0 {
+		pLow = min(max(float64(26-visLow)/float64(unseen), 0), 1)
+		pHeart = min(max(float64(13-visHearts)/float64(unseen), 0), 1)
+	}
 
 	// Awake bricks still on the bridge run on unless dealt with next turn.
 	for i := range rows * cols {
 		if awakeM&(1<<i) != 0 && i != rc.t {
 			heart := 0.0
-			if s.bridge[i/cols][i%cols].top().Suit == deck.Hearts {
+			switch top := s.bridge[i/cols][i%cols].top(); {
+			case top == hidden:
+				heart = pHeart
+			case top.Suit == deck.Hearts:
 				heart = 1
 			}
 			v -= s.handle(&rc, &rem, i, heart)
@@ -400,14 +682,13 @@ func (s *state) value() float64 {
 	switch {
 	case s.aside.n > 0:
 		for _, c := range s.aside.cards[:s.aside.n] {
+			if c == hidden {
+				v -= pLow*threat(lower) + (1-pLow)*threat(upper)
+				continue
+			}
 			v -= threat(s.rowFor(c))
 		}
 	case s.deck.n > 0:
-		pLow := 0.5
-		if unseen := 52 - visible; unseen > 0 {
-			pLow = float64(26-visLow) / float64(unseen)
-		}
-		pLow = min(max(pLow, 0), 1)
 		v -= pLow*threat(lower) + (1-pLow)*threat(upper)
 	}
 	return v
@@ -416,37 +697,6 @@ func (s *state) value() float64 {
 // pLower is the chance that the next card drawn wakes the lower row, from
 // the colours of the cards not yet seen face up.
 func (s *state) pLower() float64 {
-	visLow, visible := 0, 0
-	see := func(c deck.Card) {
-		visible++
-		if c.Red() == s.lowerRed {
-			visLow++
-		}
-	}
-	for r := range rows {
-		for c := range cols {
-			if s.bridge[r][c].awake {
-				see(s.bridge[r][c].top())
-			}
-		}
-	}
-	if s.club {
-		see(aceClubs)
-	}
-	if s.gem {
-		see(aceDiamonds)
-	}
-	if s.holding == holdAwake {
-		see(s.carry)
-	}
-	for _, p := range []*pile{&s.lowerPad, &s.upperPad, &s.aside} {
-		for _, c := range p.cards[:p.n] {
-			see(c)
-		}
-	}
-	unseen := 52 - visible
-	if unseen <= 0 {
-		return 0.5
-	}
-	return min(max(float64(26-visLow)/float64(unseen), 0), 1)
+	k := s.knownCards()
+	return k.pLow()
 }

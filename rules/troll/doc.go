@@ -159,6 +159,17 @@
 // plain value and half this deeper one. So the troll stays central,
 // stomps what it can reach, stands on a brick it cannot otherwise hold only
 // when that brick is vital, spends tools where a brick would otherwise
-// break the bridge, and lays shovelled bricks into gaps. It never peeks at
-// the deck or the dice.
+// break the bridge, and lays shovelled bricks into gaps.
+//
+// The bot plans on a copy of the game in which every face-down card (the
+// sleeping bricks, the deck, a brick carried asleep) is replaced by an
+// unknown card and the dice to come are forgotten, so it decides from what
+// lies face up alone (a test reshuffles the hidden cards and checks that
+// its choice never changes). When its look-ahead wakes a brick from face
+// down, that brick's colour and suit are unknown: the chance that it is a
+// heart, or wakes a row when set aside, comes from the cards not yet seen,
+// and picking it up is weighed kind by kind (a heart, which cannot be
+// picked up; a club, a diamond, a spade; the ace of clubs, which is THE
+// CLUB; the reusable ace of diamonds), each with the best pair of actions
+// for it.
 package troll
