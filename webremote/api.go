@@ -57,6 +57,16 @@ func (s *Server) routes() {
 		}
 		return r.pause(tok, b.Paused)
 	}))
+	api.Post("/rooms/:room/seat", s.hostAction(func(r *room, tok string, body []byte) *apiError {
+		var b struct {
+			Seat *int `json:"seat"`
+			To   *int `json:"to"`
+		}
+		if err := decode(body, &b); err != nil {
+			return err
+		}
+		return r.swap(tok, b.Seat, b.To)
+	}))
 	api.Post("/rooms/:room/kick", s.hostAction(func(r *room, tok string, body []byte) *apiError {
 		var b struct {
 			Seat *int `json:"seat"`
@@ -137,10 +147,20 @@ func (s *Server) roomOf(c *fiber.Ctx) (*room, *apiError) {
 	return r, nil
 }
 
+// gameEntry is a game of GET /api/games; Tool marks a helper for any game
+// (the dealer, "deck") rather than a game of its own.
+type gameEntry struct {
+	game.Info
+	Tool bool `json:"tool,omitempty"`
+}
+
 func (s *Server) games(c *fiber.Ctx) error {
-	infos := []game.Info{}
+	infos := []gameEntry{}
 	for _, g := range catalog.All() {
-		infos = append(infos, g.Info())
+		infos = append(infos, gameEntry{Info: g.Info()})
+	}
+	for _, g := range catalog.Tools() {
+		infos = append(infos, gameEntry{Info: g.Info(), Tool: true})
 	}
 	return c.JSON(infos)
 }

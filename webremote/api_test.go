@@ -57,14 +57,18 @@ func TestGamesListsTheCatalogue(t *testing.T) {
 		Name       string `json:"name"`
 		MinPlayers int    `json:"min_players"`
 		MaxPlayers int    `json:"max_players"`
+		Tool       bool   `json:"tool"`
 	}
 	require.NoError(t, json.Unmarshal(r.body, &infos))
-	require.Len(t, infos, len(catalog.All()))
-	for i, g := range catalog.All() {
+	all := append(catalog.All(), catalog.Tools()...)
+	require.Len(t, infos, len(all))
+	for i, g := range all {
 		assert.Equal(t, g.Info().ID, infos[i].ID)
 		assert.Equal(t, g.Info().MinPlayers, infos[i].MinPlayers)
 		assert.Equal(t, g.Info().MaxPlayers, infos[i].MaxPlayers)
+		assert.Equal(t, i >= len(catalog.All()), infos[i].Tool, "%s", infos[i].ID)
 	}
+	assert.Equal(t, "deck", infos[len(infos)-1].ID, "the dealer is listed, so the start page can create it")
 }
 
 func TestCreateRoomAnswersCodeHostTokenAndJoinURL(t *testing.T) {
@@ -317,7 +321,7 @@ func TestConflictsAnswer409(t *testing.T) {
 	assert.Contains(t, r.errorText(t), "taken")
 	r = call(t, s, "POST", "/api/rooms/"+code+"/start", host, nil)
 	assert.Equal(t, 409, r.status, "%s", r.body)
-	assert.Contains(t, r.errorText(t), "1 of 2")
+	assert.Contains(t, r.errorText(t), "1 joined, Warriors of the Celestial Emperor needs at least 2")
 	r = call(t, s, "POST", "/api/rooms/"+code+"/moves", ann, map[string]any{"move": "attack 1"})
 	assert.Equal(t, 409, r.status, "%s", r.body)
 	assert.Contains(t, r.errorText(t), "not started")

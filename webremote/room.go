@@ -619,10 +619,9 @@ func (r *room) start(tok string) *apiError {
 			players = append(players, p)
 		}
 	}
-	switch {
-	case r.want > 0 && len(players) < r.want:
-		return fail(fiber.StatusConflict, fmt.Sprintf("waiting for players: %d of %d seats taken", len(players), r.want))
-	case len(players) < r.info.MinPlayers:
+	// The game is for those who joined: players (the room's seats) is the
+	// most, not a number to wait for.
+	if len(players) < r.info.MinPlayers {
 		return fail(fiber.StatusConflict, fmt.Sprintf("waiting for players: %d joined, %s needs at least %d", len(players), r.info.Name, r.info.MinPlayers))
 	}
 	names := make([]string, len(players))
@@ -722,6 +721,50 @@ func (r *room) kick(tok string, seat *int) *apiError {
 	r.s.dropTokens(old)
 	r.closeTokenLocked(old, "you were removed from the room")
 	r.s.logf("room %s: %s removed from seat %d", r.code, p.name, n)
+	r.broadcastLocked(nil)
+	return nil
+}
+
+// swap exchanges the places of seats a and b in the lobby (the host sets
+// the order of play: at the start the taken seats become 0, 1, … in order).
+func (r *room) swap(tok string, a, b *int) *apiError {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.hostLocked(tok); err != nil {
+		return err
+	}
+	if a == nil || b == nil {
+		return fail(fiber.StatusBadRequest, `name the two seats: {"seat":2,"to":0}`)
+	}
+	for _, n := range []int{*a, *b} {
+		if n < 0 || n >= len(r.seats) {
+			return fail(fiber.StatusBadRequest, fmt.Sprintf("no seat %d (seats 0 to %d)", n, len(r.seats)-1))
+		}
+	}
+	if r.status != statusLobby {
+		return fail(fiber.StatusConflict, "the game has started: the seats are set until a new room")
+	}
+	if r.seats[*a] == nil {
+		return fail(fiber.StatusConflict, fmt.Sprintf("seat %d is empty", *a))
+	}
+	if *a == *b {
+		return nil
+	}
+	r.seats[*a], r.seats[*b] = r.seats[*b], r.seats[*a]
+	if err := r.persistLocked("seats"); err != nil {
+		r.seats[*a], r.seats[*b] = r.seats[*b], r.seats[*a]
+		return err
+	}
+	for i, p := range r.seats {
+		if p != nil {
+			r.byToken[p.token] = i
+		}
+	}
+	for c := range r.clients {
+		if !c.who.host {
+			c.who.seat = r.byToken[c.key]
+		}
+	}
 	r.broadcastLocked(nil)
 	return nil
 }

@@ -1,13 +1,20 @@
-// The host's start page: pick a game and its options, create the room.
+// The host's start page: pick a game (or the dealer) and its options,
+// create the room.
 import { $, h, fill, api, toast } from "/static/common.js";
 
 const app = $("#app");
+
+const players = (g) => (g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`);
+// The dealer is not a game but serves any card game: say so.
+const label = (g) => (g.tool ? `Dealer: any card game — deal, draw, pass, dice (${players(g)} players)` : `${g.name} (${players(g)} players)`);
 
 async function boot() {
   const r = await api("GET", "/api/games");
   if (r.status !== 200) { fill(app, h("p", r.data.error || "cannot load the games")); return; }
   const games = r.data;
-  const pick = h("select", { id: "game" }, games.map((g) => h("option", { value: g.id }, `${g.name} (${g.min_players === g.max_players ? g.min_players : g.min_players + "–" + g.max_players} players)`)));
+  const pick = h("select", { id: "game" },
+    h("optgroup", { label: "Games" }, games.filter((g) => !g.tool).map((g) => h("option", { value: g.id }, label(g)))),
+    h("optgroup", { label: "For any other game" }, games.filter((g) => g.tool).map((g) => h("option", { value: g.id }, label(g)))));
   const details = h("div");
   const form = h("form", { onsubmit: create }, h("label", { for: "game" }, "Game"), pick, details,
     h("button.primary", { type: "submit", id: "create" }, "Create the room"));
@@ -15,8 +22,9 @@ async function boot() {
   const show = () => {
     const g = games.find((x) => x.id === pick.value);
     const kids = [h("p.muted", g.summary)];
-    if (g.min_players !== g.max_players) kids.push(h("label", { for: "players" }, "Players"),
-      h("input", { id: "players", type: "number", min: g.min_players, max: g.max_players, value: Math.min(g.max_players, Math.max(g.min_players, 4)) }));
+    if (g.min_players !== g.max_players) kids.push(h("label", { for: "players" }, `Seats: at most this many may join (you can start once ${g.min_players} have)`),
+      h("input", { id: "players", type: "number", min: g.min_players, max: g.max_players, value: g.max_players }));
+    else kids.push(h("p", `For exactly ${g.min_players} players.`));
     if ((g.variants || []).length) kids.push(h("label", { for: "variant" }, "Variant"),
       h("select", { id: "variant" }, g.variants.map((v) => h("option", { value: v.id, title: v.text }, `${v.id}: ${v.text}`))));
     for (const o of g.options || []) {
