@@ -48,7 +48,13 @@
 //     right code; Apply judges any.
 //   - guess ANIMAL NUMBER — any seat but the trainer's, once the code is
 //     given: "2 guess spider 4" (also "2 guess 4 spiders"; singular or plural,
-//     either order). Only animals in play, 1 to 5.
+//     either order). Any of the five animals and any number from 1 to 20
+//     is a shout: one that cannot be right (an animal not in play, more
+//     than 5 animals) is judged wrong and paid for like any other wrong
+//     shout, as the rulebook makes every wrong shout cost a score card.
+//     Legal lists only the animals in play with 1 to 5; only words that
+//     are no animal, and numbers that are no count (0, over 20, not a
+//     number), are refused.
 //   - pass — any seat but the trainer's, once the code is given: the seat
 //     gives up on this card and may not guess it any more.
 //

@@ -264,6 +264,29 @@ func TestEachWrongGuessPaysTheTrainerAScoreCard(t *testing.T) {
 	assert.Equal(t, 2, s.Tries(1))
 }
 
+// Every wrong shout costs the guesser a score card, even one that could
+// never be right: an animal left out of this game, or more animals than any
+// card shows.
+func TestAShoutThatCannotBeRightIsStillAWrongShoutAndPays(t *testing.T) {
+	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat"},
+		scores: [][]string{{"1 fly"}, {"2 flies", "3 flies"}, {}}})
+	do(t, s, "0 code 3 4")
+	ev := do(t, s, "1 guess snail 4")
+	assert.Equal(t, "guess-wrong", ev[0].Type)
+	assert.Equal(t, "{1} calls 4 snails: wrong (there are no snails in this game), and pays {0} a score card.", ev[0].Text)
+	assert.Equal(t, []string{"2 flies"}, names(s.scores[1]))
+	assert.Equal(t, []string{"1 fly", "3 flies"}, names(s.scores[0]))
+	ev = do(t, s, "1 guess 7 spiders")
+	assert.Equal(t, "{1} calls 7 spiders: wrong (no card shows more than 5), and pays {0} a score card.", ev[0].Text)
+	assert.Empty(t, s.scores[1])
+	assert.Equal(t, 2, s.Tries(1))
+	assert.Equal(t, []Guess{{1, "4 snails"}, {1, "7 spiders"}}, viewOf(t, s, game.Table).Wrong)
+	// With an empty score pile such a shout is the seat's one free guess.
+	ev = do(t, s, "2 guess snail 2")
+	assert.Equal(t, "{2} calls 2 snails: wrong (there are no snails in this game), with no score card to pay.", ev[0].Text)
+	refused(t, s, "2 guess spider 4", "may guess only once on each card")
+}
+
 func TestAnEmptyScorePileAllowsOneGuessPerCard(t *testing.T) {
 	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat", "1 fly"},
 		scores: [][]string{{"2 flies"}, {"3 flies"}, {}}})
@@ -460,9 +483,10 @@ func TestRefusals(t *testing.T) {
 	refused(t, s, "0 code 3 4", "given already")
 	refused(t, s, "0 guess spider 4", "the trainer does not guess")
 	refused(t, s, "0 pass", "the trainer does not guess")
-	refused(t, s, "1 guess snail 4", "there are no snails in this game (the animals are woodlouse, rat, spider, fly)")
 	refused(t, s, "1 guess dog 4", `unknown animal "dog"`)
-	refused(t, s, "1 guess spider 6", "a card shows 1 to 5 animals, not 6")
+	refused(t, s, "1 guess spider 0", "0 is not a number of animals to shout: say 1 to 20")
+	refused(t, s, "1 guess spider 21", "21 is not a number of animals to shout")
+	refused(t, s, "1 guess spider -3", "-3 is not a number of animals to shout")
 	refused(t, s, "1 guess spider many", `"many" is not a number of animals`)
 	refused(t, s, "1 guess spider", "an animal and a number")
 	refused(t, s, "1 pass now", "pass takes nothing")

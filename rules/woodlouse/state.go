@@ -263,8 +263,15 @@ func (s *State) mayAct(m game.Move) error {
 	return nil
 }
 
+// MaxShout is the most animals a guess may name. A card shows 1 to 5, but
+// a shout of "7 spiders" is still a shout, judged wrong and paid for; a
+// bigger number is taken for a slip of the finger and refused.
+const MaxShout = MaxBeats
+
 // ParseGuess reads a guess: an animal and a number, in either order, such
-// as ["spider", "4"] or ["4", "spiders"].
+// as ["spider", "4"] or ["4", "spiders"]. Any of the five animals and any
+// number from 1 to MaxShout reads; whether the animal is in play and the
+// number on a card is for the referee to judge (a wrong shout).
 func ParseGuess(args []string) (Card, error) {
 	if len(args) != 2 {
 		return Card{}, fmt.Errorf("a guess is an animal and a number, like \"guess spider 4\"")
@@ -281,8 +288,8 @@ func ParseGuess(args []string) (Card, error) {
 	if err != nil {
 		return Card{}, fmt.Errorf("%q is not a number of animals", b)
 	}
-	if n < MinAnimals || n > MaxAnimals {
-		return Card{}, fmt.Errorf("a card shows %d to %d animals, not %d", MinAnimals, MaxAnimals, n)
+	if n < MinAnimals || n > MaxShout {
+		return Card{}, fmt.Errorf("%d is not a number of animals to shout: say 1 to %d (a card shows %d to %d)", n, MaxShout, MinAnimals, MaxAnimals)
 	}
 	return Card{Species: sp, Count: n}, nil
 }
@@ -295,9 +302,6 @@ func (s *State) guess(m game.Move) ([]game.Event, error) {
 	if err != nil {
 		return nil, game.Refuse(m, "%s", err)
 	}
-	if !slices.Contains(s.order, g.Species) {
-		return nil, game.Refuse(m, "there are no %s in this game (the animals are %s)", g.Species.Plural(), strings.ReplaceAll(s.order.String(), ",", ", "))
-	}
 	who, t := game.Seat(m.Seat), game.Seat(s.trainer)
 	card := cardOf(s.card)
 	if g == card {
@@ -309,6 +313,12 @@ func (s *State) guess(m game.Move) ([]game.Event, error) {
 	s.tries[m.Seat]++
 	s.guesses = append(s.guesses, called{m.Seat, g})
 	text := who + " calls " + g.String() + ": wrong"
+	switch {
+	case !slices.Contains(s.order, g.Species):
+		text += " (there are no " + g.Species.Plural() + " in this game)"
+	case g.Count > MaxAnimals:
+		text += " (no card shows more than " + strconv.Itoa(MaxAnimals) + ")"
+	}
 	if n := len(s.scores[m.Seat]); n > 0 {
 		s.scores[s.trainer] = append(s.scores[s.trainer], s.scores[m.Seat][n-1])
 		s.scores[m.Seat] = s.scores[m.Seat][:n-1]
