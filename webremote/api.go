@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	api.Post("/rooms", s.createRoom)
 	api.Post("/rooms/:room/join", s.join)
 	api.Get("/rooms/:room/view", s.view)
+	api.Get("/rooms/:room/table", s.table)
 	api.Post("/rooms/:room/moves", s.moves)
 	api.Get("/rooms/:room/qr.png", s.qr)
 	api.Post("/rooms/:room/start", s.hostAction(func(r *room, tok string, _ []byte) *apiError { return r.start(tok) }))
@@ -369,6 +370,23 @@ func (s *Server) view(c *fiber.Ctx) error {
 	return c.JSON(st)
 }
 
+// table is the public table, without a token: what a TV shows.
+func (s *Server) table(c *fiber.Ctx) error {
+	r, err := s.roomOf(c)
+	if err != nil {
+		return err
+	}
+	since, err := sinceParam(c)
+	if err != nil {
+		return err
+	}
+	st, err := r.watch(since)
+	if err != nil {
+		return err
+	}
+	return c.JSON(st)
+}
+
 func (s *Server) moves(c *fiber.Ctx) error {
 	r, err := s.roomOf(c)
 	if err != nil {
@@ -419,14 +437,21 @@ func (s *Server) qr(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	r.qrOnce.Do(func() {
-		r.qr, _ = qrcode.Encode(r.joinURL, qrcode.Medium, 320)
-	})
-	if r.qr == nil {
+	var png []byte
+	switch c.Query("for") {
+	case "", "join":
+		r.qrOnce.Do(func() { r.qr, _ = qrcode.Encode(r.joinURL, qrcode.Medium, 320) })
+		png = r.qr
+	case "table": // the public table, for a TV
+		png, _ = qrcode.Encode(r.tableURL(), qrcode.Medium, 320)
+	default:
+		return fail(fiber.StatusBadRequest, "for=join (the default) or for=table")
+	}
+	if png == nil {
 		return fail(fiber.StatusInternalServerError, "could not draw the QR code")
 	}
 	c.Set(fiber.HeaderContentType, "image/png")
-	return c.Send(r.qr)
+	return c.Send(png)
 }
 
 // page serves one of the pages of web.FS.

@@ -243,8 +243,13 @@ func (l *live) dial(t *testing.T, code, token string, since int) (*wsClient, *ht
 	if since >= 0 {
 		q.Set("since", itoa(since))
 	}
-	u := "ws" + strings.TrimPrefix(l.base, "http") + "/ws/" + code + "?" + q.Encode()
-	conn, res, err := fws.DefaultDialer.Dial(u, nil)
+	return l.dialURL(t, "/ws/"+code+"?"+q.Encode())
+}
+
+// dialURL opens a websocket to path (and query).
+func (l *live) dialURL(t *testing.T, path string) (*wsClient, *http.Response, error) {
+	t.Helper()
+	conn, res, err := fws.DefaultDialer.Dial("ws"+strings.TrimPrefix(l.base, "http")+path, nil)
 	if err != nil {
 		return nil, res, err
 	}

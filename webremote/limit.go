@@ -57,3 +57,12 @@ func (l *limiter) allow(key string) bool {
 	b.tokens--
 	return true
 }
+
+// limitKey is a websocket frame's bucket: its token's, or for a screen
+// that watches without one, its address's.
+func limitKey(tok, ip string) string {
+	if tok == "" {
+		return "a:" + ip
+	}
+	return "t:" + tok
+}

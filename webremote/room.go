@@ -73,11 +73,17 @@ func (p *player) forget(id string) {
 	}
 }
 
-// who is the holder of a token: a seat, or the host (seat game.Table).
+// who is the holder of a token: a seat, or the host (seat game.Table); or
+// a screen that watches the public table without a token (watch).
 type who struct {
-	seat int
-	host bool
+	seat  int
+	host  bool
+	watch bool
 }
+
+// watcher is a screen that shows the public table: a TV, with no token and
+// no powers. What it sees is the table's view, public by construction.
+var watcher = who{seat: game.Table, watch: true}
 
 // room is one room. Everything in it is guarded by mu.
 type room struct {
@@ -109,6 +115,12 @@ type room struct {
 	active  time.Time                  // the last change (retire.go)
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
+}
+
+// tableURL is the address of the room's public table (the join address's
+// server, /t/CODE).
+func (r *room) tableURL() string {
+	return strings.TrimSuffix(r.joinURL, "/j/"+r.code) + "/t/" + r.code
 }
 
 // whoLocked finds a token's holder: 401 for a missing or unknown token, 404
@@ -152,16 +164,17 @@ type playerInfo struct {
 }
 
 type roomInfo struct {
-	Code    string       `json:"code"`
-	Game    string       `json:"game"`
-	Name    string       `json:"name"`
-	Status  string       `json:"status"`
-	Locked  bool         `json:"locked"`
-	Players []playerInfo `json:"players"`
-	Seats   int          `json:"seats"`
-	You     int          `json:"you"`
-	Host    bool         `json:"host"`
-	JoinURL string       `json:"join_url"` // what the room's QR code says: the address phones join at
+	Code     string       `json:"code"`
+	Game     string       `json:"game"`
+	Name     string       `json:"name"`
+	Status   string       `json:"status"`
+	Locked   bool         `json:"locked"`
+	Players  []playerInfo `json:"players"`
+	Seats    int          `json:"seats"`
+	You      int          `json:"you"`
+	Host     bool         `json:"host"`
+	JoinURL  string       `json:"join_url"`  // what the room's QR code says: the address phones join at
+	TableURL string       `json:"table_url"` // the public table, to open on a TV: no token, no powers
 }
 
 type state struct {
@@ -184,10 +197,10 @@ type state struct {
 // infoLocked is the room part of the state for w.
 func (r *room) infoLocked(w who) roomInfo {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
-		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host, JoinURL: r.joinURL}
+		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host, JoinURL: r.joinURL, TableURL: r.tableURL()}
 	conns := map[int]bool{}
 	for c := range r.clients {
-		if !c.who.host {
+		if c.who.seat >= 0 {
 			conns[c.who.seat] = true
 		}
 	}
@@ -261,7 +274,10 @@ func (r *room) stateLocked(w who, since, afterNote int) (st state) {
 // but except, each built from its own seat's snapshot. It never writes to a
 // socket: a client whose queue is full is dropped.
 func (r *room) broadcastLocked(except *client) {
-	type key struct{ seat, since, note int }
+	type key struct {
+		seat, since, note int
+		host              bool
+	}
 	cache := map[key][]byte{}
 	seq := 0
 	if r.match != nil {
@@ -271,7 +287,7 @@ func (r *room) broadcastLocked(except *client) {
 		if c == except {
 			continue
 		}
-		k := key{c.who.seat, c.lastSeq, c.lastNote}
+		k := key{c.who.seat, c.lastSeq, c.lastNote, c.who.host}
 		b, ok := cache[k]
 		if !ok {
 			st := r.stateLocked(c.who, c.lastSeq, c.lastNote)
@@ -314,11 +330,18 @@ func (r *room) closeAll(code int, why string) {
 	}
 }
 
-// attach adds a websocket client and queues its first state.
-func (r *room) attach(c *client, since int) *apiError {
+// attach adds a websocket client and queues its first state: a token's
+// holder, or (watch) a screen of the public table.
+func (r *room) attach(c *client, since int, watch bool) *apiError {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	w, err := r.whoLocked(c.token)
+	w, err := watcher, (*apiError)(nil)
+	if r.status == statusEnded {
+		return fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	}
+	if !watch {
+		w, err = r.whoLocked(c.token)
+	}
 	if err != nil {
 		return err
 	}
@@ -347,6 +370,16 @@ func (r *room) detach(c *client) {
 	if r.status != statusEnded {
 		r.broadcastLocked(nil) // the others see the player disconnected
 	}
+}
+
+// watch is GET …/table: the public table, for any screen.
+func (r *room) watch(since int) (state, *apiError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status == statusEnded {
+		return state{}, fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	}
+	return r.stateLocked(watcher, since, -1), nil
 }
 
 // view is GET …/view.
@@ -645,7 +678,7 @@ func (r *room) start(tok string) *apiError {
 		r.byToken[p.token] = i
 	}
 	for c := range r.clients {
-		if !c.who.host {
+		if c.who.seat >= 0 {
 			c.who.seat = r.byToken[c.key]
 		}
 	}
@@ -761,7 +794,7 @@ func (r *room) swap(tok string, a, b *int) *apiError {
 		}
 	}
 	for c := range r.clients {
-		if !c.who.host {
+		if c.who.seat >= 0 {
 			c.who.seat = r.byToken[c.key]
 		}
 	}

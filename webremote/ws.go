@@ -167,8 +167,16 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 		return err
 	}
 	tok := c.Query("token")
+	watch := tok == "" && c.Query("watch") == "1"
 	r.mu.Lock()
-	_, aerr := r.whoLocked(tok)
+	var aerr *apiError
+	if watch {
+		if r.status == statusEnded {
+			aerr = fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+		}
+	} else {
+		_, aerr = r.whoLocked(tok)
+	}
 	r.mu.Unlock()
 	if aerr != nil {
 		return aerr
@@ -176,6 +184,7 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 	c.Locals("room", r)
 	c.Locals("token", tok)
 	c.Locals("since", since)
+	c.Locals("watch", watch)
 	return c.Next()
 }
 
@@ -184,12 +193,13 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	r, _ := conn.Locals("room").(*room)
 	tok, _ := conn.Locals("token").(string)
 	since, _ := conn.Locals("since").(int)
+	watch, _ := conn.Locals("watch").(bool)
 	if r == nil {
 		return
 	}
 	conn.SetReadLimit(BodyLimit)
 	c := newClient(conn, tok)
-	if err := r.attach(c, since); err != nil {
+	if err := r.attach(c, since, watch); err != nil {
 		// The token stopped working between the check and the upgrade.
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeRevoke, err.msg), time.Now().Add(writeWait))
 		return
@@ -217,7 +227,7 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 			c.close(websocket.CloseUnsupportedData, "frames must be JSON text")
 			return
 		}
-		if !s.limiter.allow("t:" + tok) {
+		if !s.limiter.allow(limitKey(tok, conn.IP())) {
 			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusTooManyRequests, Error: tooMany(s.cfg.RateLimit)})
 			continue
 		}
@@ -225,6 +235,10 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 		case "ping":
 			s.reply(r, c, map[string]string{"type": "pong"})
 		case "move":
+			if watch {
+				s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusForbidden, Error: "this screen only watches the table: moves come from the players' phones"})
+				continue
+			}
 			a, aerr := r.move(tok, moveRequest{Move: f.Move, Seq: f.Seq, ID: f.ID})
 			if aerr != nil {
 				if aerr.status == fiber.StatusUnauthorized || aerr.status == fiber.StatusNotFound {
