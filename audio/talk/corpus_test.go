@@ -29,7 +29,7 @@ type voicesLabel struct {
 // reported pause starts within 0.3 s of it; a shout when a reported shout
 // overlaps it; a reported pause overlapping no labelled one is false.
 // Targets: 95 % of pauses and of shouts found, at most one false pause a
-// minute.
+// minute. A reported shout overlapping no labelled one is a false shout.
 func TestTheVoicesCorpusMeetsTheTargets(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "corpus", "voices")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
@@ -39,7 +39,7 @@ func TestTheVoicesCorpusMeetsTheTargets(t *testing.T) {
 		}
 		t.Skipf("voices corpus not found at %s (../shared beside the repository)", dir)
 	}
-	var pauses, pausesFound, shouts, shoutsFound, falsePauses int
+	var pauses, pausesFound, shouts, shoutsFound, falsePauses, falseShouts int
 	var minutes float64
 	for _, f := range files {
 		if filepath.Base(f) == "manifest.json" {
@@ -79,8 +79,22 @@ func TestTheVoicesCorpusMeetsTheTargets(t *testing.T) {
 				}
 			}
 		}
+		for _, g := range got[talk.Shout] {
+			hit := false
+			for _, s := range lab.Shouts {
+				hit = hit || (g[0] < s.End && g[1] > s.Start)
+			}
+			if !hit {
+				falseShouts++
+				t.Logf("%s: a false shout %.2f-%.2f", lab.File, g[0], g[1])
+			}
+		}
 	}
-	t.Logf("pauses %d/%d, shouts %d/%d, false pauses %d in %.1f min", pausesFound, pauses, shoutsFound, shouts, falsePauses, minutes)
+	t.Logf("pauses %d/%d, shouts %d/%d, false pauses %d, false shouts %d in %.1f min", pausesFound, pauses, shoutsFound, shouts, falsePauses, falseShouts, minutes)
+	// Not a target of the issue, but a shout the table did not make is a
+	// wrong accusation: at most one every two minutes (7 in 5.15 min before
+	// the room level was warmed up before judging).
+	assert.LessOrEqual(t, float64(falseShouts), minutes/2)
 	assert.GreaterOrEqual(t, float64(pausesFound), 0.95*float64(pauses))
 	assert.GreaterOrEqual(t, float64(shoutsFound), 0.95*float64(shouts))
 	assert.LessOrEqual(t, float64(falsePauses), minutes)

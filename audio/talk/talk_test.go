@@ -239,3 +239,100 @@ func TestTheRefereesOwnSoundIsSkipped(t *testing.T) {
 	require.Len(t, pauses, 1)
 	assert.InDelta(t, 14.0, float64(pauses[0].Start)/rate, 0.3, "time ran on through the skipped samples")
 }
+
+// staggered starts each voice a little after the recording, as at a real
+// table, with gain on top.
+func staggered(gain func(v int, t float64) float64) func(int, float64) float64 {
+	return func(v int, t float64) float64 {
+		if t < 0.2+0.15*float64(v) {
+			return 0
+		}
+		return gain(v, t)
+	}
+}
+
+// TestAShoutAtTheVeryStartIsFoundAndTheStartIsNoShout: the voices join one
+// by one in the first second, and one of them shouts from 0.6 s, before
+// any room level could be known. The shout is found (late, with its own
+// times) and the voices joining are not taken for one.
+func TestAShoutAtTheVeryStartIsFoundAndTheStartIsNoShout(t *testing.T) {
+	const rate = 16000
+	for _, voices := range []int{3, 4, 6} {
+		shouting := staggered(func(v int, t float64) float64 {
+			if v == 1 && t >= 0.6 && t < 2.6 {
+				return 4 // 12 dB
+			}
+			return 1
+		})
+		for seed := uint64(20); seed < 23; seed++ {
+			sh := only(watch(table(rate, 20, voices, shouting, seed), rate, Config{}), Shout)
+			require.Len(t, sh, 1, "%d voices, seed %d: %+v", voices, seed, sh)
+			assert.Less(t, secs(sh[0].Start, rate), 2.6)
+			assert.Greater(t, secs(sh[0].End, rate), 0.6)
+
+			calm := only(watch(table(rate, 20, voices, staggered(func(int, float64) float64 { return 1 }), seed), rate, Config{}), Shout)
+			assert.Empty(t, calm, "%d voices joining one by one, seed %d", voices, seed)
+		}
+	}
+}
+
+// TestAShoutAmongSixVoicesIsFound: one voice 12 dB up lifts six voices'
+// mix by only about 5 dB.
+func TestAShoutAmongSixVoicesIsFound(t *testing.T) {
+	const rate = 16000
+	for seed := uint64(30); seed < 34; seed++ {
+		gain := func(v int, t float64) float64 {
+			if v == int(seed%6) && t >= 12 && t < 13.5 {
+				return 4
+			}
+			return 1
+		}
+		sh := only(watch(table(rate, 20, 6, gain, seed), rate, Config{}), Shout)
+		require.Len(t, sh, 1, "seed %d", seed)
+		assert.Less(t, secs(sh[0].Start, rate), 13.5)
+		assert.Greater(t, secs(sh[0].End, rate), 12.0)
+	}
+}
+
+// TestAFanDoesNotHideShoutsOrPauses mixes a steady brown noise (a fan's
+// rumble) 10 dB below the talk: pauses and shouts are heard as without it.
+func TestAFanDoesNotHideShoutsOrPauses(t *testing.T) {
+	const rate = 16000
+	gain := func(v int, t float64) float64 {
+		switch {
+		case t >= 8 && t < 9.5:
+			return 0
+		case v == 2 && t >= 14 && t < 16:
+			return 4
+		}
+		return 1
+	}
+	for seed := uint64(40); seed < 43; seed++ {
+		x := table(rate, 22, 5, gain, seed)
+		talkRMS := 0.0
+		for _, v := range x[:8*rate] {
+			talkRMS += v * v
+		}
+		talkRMS = math.Sqrt(talkRMS / float64(8*rate))
+		r := rand.New(rand.NewPCG(seed, 9))
+		var brown, sum float64
+		fan := make([]float64, len(x))
+		for i := range fan {
+			brown = 0.998*brown + r.NormFloat64()
+			fan[i] = brown
+			sum += brown * brown
+		}
+		g := talkRMS * math.Pow(10, -10.0/20) / math.Sqrt(sum/float64(len(fan)))
+		for i := range x {
+			x[i] += g * fan[i]
+		}
+		evs := watch(x, rate, Config{})
+		ps := only(evs, Pause)
+		require.Len(t, ps, 1, "seed %d: %+v", seed, ps)
+		assert.InDelta(t, 8.0, secs(ps[0].Start, rate), 0.3)
+		sh := only(evs, Shout)
+		require.Len(t, sh, 1, "seed %d: %+v", seed, sh)
+		assert.Less(t, secs(sh[0].Start, rate), 16.0)
+		assert.Greater(t, secs(sh[0].End, rate), 14.0)
+	}
+}
