@@ -189,6 +189,9 @@ type state struct {
 	Result *game.Result    `json:"result"`
 	Events []roomEvent     `json:"events"`
 	Timers []timerInfo     `json:"timers"`
+	// Now is the server's clock (Unix ms) when the state was built: pages
+	// count timers down against it, not against the phone's own clock.
+	Now int64 `json:"now"`
 	// Live is public news from the referee itself (what the microphone
 	// hears), the same for every seat and the table.
 	Live map[string]json.RawMessage `json:"live,omitempty"`
@@ -220,7 +223,7 @@ func (r *room) infoLocked(w who) roomInfo {
 // stood at since.
 func (r *room) stateLocked(w who, since, afterNote int) (st state) {
 	st = state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{},
-		Timers: r.timerInfosLocked()}
+		Timers: r.timerInfosLocked(), Now: r.s.clock().Now().UnixMilli()}
 	if len(r.live) > 0 {
 		st.Live = r.live
 	}

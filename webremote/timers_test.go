@@ -46,6 +46,11 @@ func TestATimerRunsPausesWithTheRoomAndRings(t *testing.T) {
 	require.Len(t, ts, 1)
 	assert.True(t, ts[0].Running)
 	assert.Equal(t, clock.Now().Add(90*time.Second).UnixMilli(), ts[0].DueAt)
+	var now struct {
+		Now int64 `json:"now"`
+	}
+	require.NoError(t, json.Unmarshal(call(t, s, "GET", "/api/rooms/"+code+"/view", toks[0], nil).body, &now))
+	assert.Equal(t, clock.Now().UnixMilli(), now.Now, "the server's clock, for pages to count down against")
 
 	clock.Advance(30 * time.Second)
 	assert.Equal(t, int64(60000), timersOf(t, s, code, host)[0].LeftMS)
