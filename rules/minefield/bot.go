@@ -224,6 +224,11 @@ func (b *brain) bestShove(p int) (target int, risk float64) {
 		if q < 0 || b.occ[q] < 0 || int(b.occ[q]) == b.seat || b.s.pushLen(q, d) == 0 {
 			continue
 		}
+		if b.s.phase == phMove {
+			if v, _, _ := b.s.shoveOK(q); v < 0 {
+				continue // shoved at already this turn
+			}
+		}
 		if rk := b.pushRisk(q, d); rk > risk {
 			target, risk = q, rk
 		}
@@ -234,7 +239,7 @@ func (b *brain) bestShove(p int) (target int, risk float64) {
 func (b *brain) move(r *game.Rand) (game.Move, bool) {
 	s := b.s
 	p := int(s.tokens[s.cur].Pos)
-	if !s.shoved {
+	if s.canShoveSomeone() {
 		if q, rk := b.bestShove(p); q >= 0 && rk > 0.05 {
 			return game.M(b.seat, "shove", sq(q)), true
 		}
@@ -264,7 +269,7 @@ func (b *brain) move(r *game.Rand) (game.Move, bool) {
 	if canMove {
 		best, bestV := -1, -1e9
 		for _, q := range nb[p] {
-			if q >= 0 && b.occ[q] < 0 {
+			if s.free(q) {
 				if v := b.score(q, p, &dist, r); v > bestV {
 					best, bestV = q, v
 				}
@@ -385,7 +390,7 @@ func (b *brain) push(r *game.Rand) (game.Move, bool) {
 
 func (b *brain) choosePiece(r *game.Rand) (game.Move, bool) {
 	s := b.s
-	hasGhost := s.hasGhost(b.seat)
+	hasGhost := s.mayUseGhost()
 	if hasGhost {
 		if _, ok := b.ghostKill(r); ok {
 			return game.M(b.seat, "use", "ghost"), true
@@ -394,7 +399,7 @@ func (b *brain) choosePiece(r *game.Rand) (game.Move, bool) {
 	best, bestV := -1, 1e9
 	for t := 0; t < s.ntok; t++ {
 		tk := s.tokens[t]
-		if !tk.Alive || int(tk.Seat) != b.seat {
+		if !s.mayUse(t) {
 			continue
 		}
 		p := int(tk.Pos)

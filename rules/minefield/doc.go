@@ -103,6 +103,14 @@
 //     blank slid under one is turned over.
 //   - fast-move (exact/up-to, default exact): whether a dash must use all the
 //     steps rolled or may stop early.
+//   - dash (free/no-revisit, default free): whether a dash may double back
+//     or must cover the rolled number of different squares, never stepping
+//     back onto one it has stood on this turn (reading 5).
+//   - shoves (one/any, default one): one shove a turn, or any number, each
+//     of the other players' tokens at most once a turn (reading 7).
+//   - pair (one/both, default one; two players only): a turn acts with one
+//     of the player's two pieces, or with both, one after the other
+//     (reading 2).
 //   - rounds (0 to 500, default 0): not in the rulebook. Stop after that many
 //     rounds; the players still standing share the win. 0 plays on until one
 //     is left, as the rulebook does.
@@ -113,11 +121,15 @@
 //
 //  1. Adjacent means orthogonally adjacent, for steps, looks and shoves;
 //     nothing moves diagonally.
-//  2. Two players: "the team" is a player's own pair of tokens. A turn moves
-//     one of them (the player's choice, "use"), not both. When one is blown
-//     up the player misses the next turn, then may act each turn with either
-//     the surviving token or the ghost. The game ends when a player has no
-//     token left, so two ghosts never happen.
+//  2. Two players: "the team" is a player's own pair of tokens. The rulebook
+//     gives each player two tokens but does not say whether a turn moves
+//     one or both. By default a turn moves one of them (the player's
+//     choice, "use"), so the two-player game keeps the pace of the others;
+//     option pair=both moves both, one after the other, each with its own
+//     cautious or fast move and its own shove. When one is blown up the
+//     player misses the next turn, then acts each turn with either the
+//     surviving token or the ghost (with pair=both, with both). The game
+//     ends when a player has no token left, so two ghosts never happen.
 //  3. "Loses their next turn" is the next turn of that seat after the blast,
 //     whether the blast came on its own turn or someone else's.
 //  4. A cautious look may come before or after the step; afterwards it may
@@ -126,13 +138,22 @@
 //     refused. Which tile was looked at is public (the others see the tile
 //     lifted); what it hides is not.
 //  5. A fast move travels exactly the roll (option fast-move=up-to allows
-//     stopping short), step by step with free choice of direction, doubling
-//     back allowed; every square stepped onto counts as landed on, since
-//     the rulebook halts the movement at once on a mine. Only a token boxed
-//     in by other tokens and the edge stops early.
+//     stopping short), step by step with free choice of direction; every
+//     square stepped onto counts as landed on, since the rulebook halts the
+//     movement at once on a mine. "Travel that many tiles" does not say
+//     whether a tile may be travelled twice: by default doubling back is
+//     allowed (a dash is a number of steps); option dash=no-revisit makes
+//     the dash cover that many different squares. Only a token boxed in
+//     (by other tokens and the edge, and with no-revisit its own trail)
+//     stops early; with doubling back that can only happen before the
+//     first step, where fast is refused.
 //  6. A token must move on its turn, cautiously or fast, unless boxed in by
 //     other tokens (then it may only shove and end).
 //  7. One shove per turn, at any time during it, including mid-dash. The
+//     rulebook says a player next to an opponent "at any point" of the turn
+//     may shove, which can be read as allowing several; option shoves=any
+//     does, with each opponent token shoved at most once a turn, so that a
+//     failed shove is not simply rolled again until it works. The
 //     shover must win the roll or tie; a failed shove has no other effect.
 //     A shove with no room to push (edge or token behind the victim) is
 //     refused, as is shoving your own token. Pushes stop before another

@@ -25,6 +25,15 @@ const (
 	FastExact       = "exact"
 	FastUpTo        = "up-to"
 	OptRounds       = "rounds"
+	OptDash         = "dash"
+	DashFree        = "free"
+	DashNoRevisit   = "no-revisit"
+	OptShoves       = "shoves"
+	ShovesOne       = "one"
+	ShovesAny       = "any"
+	OptPair         = "pair"
+	PairOne         = "one"
+	PairBoth        = "both"
 )
 
 func (gameImpl) Info() game.Info {
@@ -41,6 +50,12 @@ func (gameImpl) Info() game.Info {
 				Text: "Whether a ghost may swap a tile someone is standing on; a live mine slid under a token goes off at once, a blank one is turned over."},
 			{Name: OptFastMove, Default: FastExact, Values: []string{FastExact, FastUpTo},
 				Text: "A fast move travels \"exact\"ly the number rolled (doubling back is allowed; it ends early only when boxed in) or \"up-to\" that number, stopping whenever the mover likes."},
+			{Name: OptDash, Default: DashFree, Values: []string{DashFree, DashNoRevisit},
+				Text: "Whether a fast move may double back (\"free\") or must travel the rolled number of different tiles, never stepping onto a square it has already stood on this turn (\"no-revisit\")."},
+			{Name: OptShoves, Default: ShovesOne, Values: []string{ShovesOne, ShovesAny},
+				Text: "How many shoves a token may make on its turn: \"one\", or \"any\" number, each opponent's token at most once (so a failed shove is not tried again until the dice agree)."},
+			{Name: OptPair, Default: PairOne, Values: []string{PairOne, PairBoth},
+				Text: "Two players only: on a turn the player acts with \"one\" of their pieces (either token, or the ghost), or with \"both\" of them, one after the other (both tokens, or the surviving token and the ghost)."},
 			{Name: OptRounds, Default: "0", Min: 0, Max: 500,
 				Text: "Stop after this many rounds, the survivors sharing the win (not in the rulebook; 0 plays until one is left)."},
 		},
@@ -53,14 +68,17 @@ func (g gameImpl) New(cfg game.Config) (game.State, error) {
 		return nil, err
 	}
 	s := &State{
-		g:        g,
-		players:  cfg.Players,
-		crossing: game.Bool(opts[OptCrossing]),
-		swapOcc:  game.Bool(opts[OptSwapOccupied]),
-		upTo:     opts[OptFastMove] == FastUpTo,
-		rounds:   game.Int(opts[OptRounds]),
-		rng:      game.NewRand(cfg.Seed),
-		round:    1,
+		g:         g,
+		players:   cfg.Players,
+		crossing:  game.Bool(opts[OptCrossing]),
+		swapOcc:   game.Bool(opts[OptSwapOccupied]),
+		upTo:      opts[OptFastMove] == FastUpTo,
+		rounds:    game.Int(opts[OptRounds]),
+		noRevisit: opts[OptDash] == DashNoRevisit,
+		anyShoves: opts[OptShoves] == ShovesAny,
+		pairBoth:  opts[OptPair] == PairBoth && cfg.Players == 2,
+		rng:       game.NewRand(cfg.Seed),
+		round:     1,
 	}
 	// Tiles 0..9 carry a skull, 10..24 are blank. Nine blanks form the
 	// face-up cross; the other sixteen tiles are shuffled face down.
@@ -248,7 +266,13 @@ type State struct {
 	swapOcc  bool
 	upTo     bool
 	rounds   int
-	rng      game.Rand
+	// noRevisit: a dash may not step back onto a square it stood on;
+	// anyShoves: several shoves a turn, each token at most once; pairBoth:
+	// in a two-player game both of a player's pieces act each turn.
+	noRevisit bool
+	anyShoves bool
+	pairBoth  bool
+	rng       game.Rand
 
 	board  [cells]tile
 	seen   [4]uint32 // per seat: tile ids looked at (they follow the tile when swapped)
@@ -268,12 +292,18 @@ type State struct {
 	stepped bool
 	looked  bool
 	shoved  bool
-	hover   bool // standing, mid fast move, on a tile crossed without turning it
-	left    int  // fast steps left
+	hover   bool   // standing, mid fast move, on a tile crossed without turning it
+	left    int    // fast steps left
+	trail   uint32 // squares the acting token has stood on this turn (dash=no-revisit)
+	targets uint8  // tokens it has shoved at this turn (shoves=any)
+	acted   uint8  // pieces of the seat that have acted this turn (pair=both): token bits, and ghostBit
 
 	over    bool
 	stopped bool // ended by the round limit
 }
+
+// ghostBit marks the seat's ghost in State.acted.
+const ghostBit = 1 << 4
 
 // tokenAt is the index of the living token on square i, or -1.
 func (s *State) tokenAt(i int) int {
@@ -334,32 +364,80 @@ func (l *log) to(seat int, typ, format string, a ...any) {
 	*l = append(*l, game.Event{Type: typ, Text: fmt.Sprintf(format, a...), To: []int{seat}})
 }
 
-// beginTurn sets up the turn of s.turn.
+// beginTurn sets up the turn of s.turn, or (pair=both) of its next piece.
 func (s *State) beginTurn() {
-	s.mode, s.stepped, s.looked, s.shoved, s.hover, s.left, s.cur = modeNone, false, false, false, false, 0, -1
-	alive, ghost := s.living(s.turn), s.hasGhost(s.turn)
-	switch {
-	case alive > 1 || (alive == 1 && ghost):
-		s.phase = phChoose
-	case alive == 1:
-		for t := 0; t < s.ntok; t++ {
-			if int(s.tokens[t].Seat) == s.turn && s.tokens[t].Alive {
-				s.startToken(t)
-			}
+	s.resetPiece()
+	var only int
+	n := 0
+	for t := 0; t < s.ntok; t++ {
+		if s.mayUse(t) {
+			only = t
+			n++
 		}
+	}
+	ghost := s.mayUseGhost()
+	switch {
+	case n > 1 || (n == 1 && ghost):
+		s.phase = phChoose
+	case n == 1:
+		s.startToken(only)
 	default:
 		s.phase = phGhost
 	}
 }
 
+// resetPiece forgets what the last acting piece did this turn.
+func (s *State) resetPiece() {
+	s.mode, s.stepped, s.looked, s.shoved, s.hover, s.left, s.cur = modeNone, false, false, false, false, 0, -1
+	s.trail, s.targets = 0, 0
+}
+
+// mayUse reports whether token t may act now: a living token of the seat
+// to play that has not acted yet this turn.
+func (s *State) mayUse(t int) bool {
+	tk := s.tokens[t]
+	return int(tk.Seat) == s.turn && tk.Alive && s.acted&(1<<uint(t)) == 0
+}
+
+// mayUseGhost reports whether the seat to play may act with its ghost now.
+func (s *State) mayUseGhost() bool {
+	return s.hasGhost(s.turn) && s.acted&ghostBit == 0
+}
+
 func (s *State) startToken(t int) {
 	s.phase, s.cur, s.start = phMove, t, int(s.tokens[t].Pos)
+	s.trail = 1 << uint(s.start)
+}
+
+// pieceDone is the end of one piece's action. With pair=both the seat's
+// other piece acts next, if it has one that has not acted and the game
+// goes on; otherwise the turn passes on.
+func (s *State) pieceDone(l *log) {
+	if s.pairBoth && !s.over {
+		switch {
+		case s.phase == phMove && s.cur >= 0:
+			s.acted |= 1 << uint(s.cur)
+		case s.phase == phGhost || s.phase == phPush:
+			s.acted |= ghostBit
+		}
+		more := s.mayUseGhost()
+		for t := 0; t < s.ntok; t++ {
+			more = more || s.mayUse(t)
+		}
+		if more {
+			l.add("next-piece", "%s acts with the other piece now", game.Seat(s.turn))
+			s.beginTurn()
+			return
+		}
+	}
+	s.endTurn(l)
 }
 
 // endTurn passes the turn on, skipping seats that sit out a turn after being
 // blown up (their ghosts rise as they do).
 func (s *State) endTurn(l *log) {
-	s.mode, s.stepped, s.looked, s.shoved, s.hover, s.left, s.cur = modeNone, false, false, false, false, 0, -1
+	s.resetPiece()
+	s.acted = 0
 	if s.over {
 		return
 	}
@@ -571,7 +649,9 @@ func (s *State) Audit() error {
 			return fmt.Errorf("two tokens on %s", sq(int(tk.Pos)))
 		}
 		occ |= bit
-		if tl := s.board[tk.Pos]; !tl.Up && !(t == s.cur && s.hover && s.phase == phMove) {
+		// A token mid-dash may hover over a tile it crossed unturned, and
+		// still does if a shove on the way ended the game.
+		if tl := s.board[tk.Pos]; !tl.Up && !(t == s.cur && s.hover && (s.phase == phMove || s.over)) {
 			return fmt.Errorf("token %d stands on the face-down tile %s", t, sq(int(tk.Pos)))
 		}
 	}
@@ -592,6 +672,12 @@ func (s *State) Audit() error {
 	}
 	if alive < 2 {
 		return fmt.Errorf("%d players alive but the game goes on", alive)
+	}
+	if s.acted != 0 && !s.pairBoth {
+		return fmt.Errorf("pieces marked as having acted outside pair=both")
+	}
+	if s.phase == phMove && s.trail&(1<<uint(s.tokens[s.cur].Pos)) == 0 {
+		return fmt.Errorf("the acting token's trail does not hold its square")
 	}
 	switch s.phase {
 	case phMove:

@@ -8,17 +8,27 @@ import (
 func (s *State) canStep() bool {
 	p := int(s.tokens[s.cur].Pos)
 	for _, q := range nb[p] {
-		if q >= 0 && s.tokenAt(q) < 0 {
+		if s.free(q) {
 			return true
 		}
 	}
 	return false
 }
 
+// free reports whether the acting token may step onto square q now: on the
+// board, nobody on it, and (dash=no-revisit, mid-dash) not a square it has
+// stood on this turn.
+func (s *State) free(q int) bool {
+	if q < 0 || s.tokenAt(q) >= 0 {
+		return false
+	}
+	return !(s.noRevisit && s.mode == modeFast && s.trail&(1<<uint(q)) != 0)
+}
+
 // shoveOK reports whether the acting token may shove the token on square
 // v now: an adjacent opponent with room to be pushed.
 func (s *State) shoveOK(v int) (victim, dir int, why string) {
-	if s.shoved {
+	if s.shoved && !s.anyShoves {
 		return -1, -1, "you have already shoved someone this turn"
 	}
 	p := int(s.tokens[s.cur].Pos)
@@ -28,6 +38,9 @@ func (s *State) shoveOK(v int) (victim, dir int, why string) {
 	}
 	if int(s.tokens[t].Seat) == s.turn {
 		return -1, -1, "you cannot shove your own token"
+	}
+	if s.targets&(1<<uint(t)) != 0 {
+		return -1, -1, "you have already shoved at " + s.who(t) + " this turn"
 	}
 	d := dirFrom(p, v)
 	if d < 0 {
@@ -79,7 +92,7 @@ func (s *State) lookTargets() uint32 {
 }
 
 func (s *State) canShoveSomeone() bool {
-	if s.shoved {
+	if s.shoved && !s.anyShoves {
 		return false
 	}
 	for _, q := range nb[s.tokens[s.cur].Pos] {
@@ -132,16 +145,16 @@ func (s *State) Legal(seat int) []game.Move {
 	switch s.phase {
 	case phChoose:
 		for t := 0; t < s.ntok; t++ {
-			if int(s.tokens[t].Seat) == seat && s.tokens[t].Alive {
+			if s.mayUse(t) {
 				ms = append(ms, game.M(seat, "use", sq(int(s.tokens[t].Pos))))
 			}
 		}
-		if s.hasGhost(seat) {
+		if s.mayUseGhost() {
 			ms = append(ms, game.M(seat, "use", "ghost"))
 		}
 	case phMove:
 		p := int(s.tokens[s.cur].Pos)
-		if !s.shoved {
+		if !s.shoved || s.anyShoves {
 			for _, q := range nb[p] {
 				if q >= 0 {
 					if v, _, _ := s.shoveOK(q); v >= 0 {
@@ -158,7 +171,7 @@ func (s *State) Legal(seat int) []game.Move {
 		}
 		if (s.mode != modeFast && !s.stepped) || (s.mode == modeFast && s.left > 0) {
 			for _, q := range nb[p] {
-				if q >= 0 && s.tokenAt(q) < 0 {
+				if s.free(q) {
 					ms = append(ms, game.M(seat, "step", sq(q)))
 				}
 			}
@@ -292,6 +305,9 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 			if !s.hasGhost(m.Seat) {
 				return nil, game.Refuse(m, "you have no ghost yet")
 			}
+			if !s.mayUseGhost() {
+				return nil, game.Refuse(m, "your ghost has already acted this turn")
+			}
 			s.phase = phGhost
 			l.add("use", "%s acts as a ghost", game.Seat(m.Seat))
 			return l, nil
@@ -299,6 +315,9 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 		t := s.tokenAt(sqs[0])
 		if t < 0 || int(s.tokens[t].Seat) != m.Seat {
 			return nil, game.Refuse(m, "you have no token on %s", m.Args[0])
+		}
+		if !s.mayUse(t) {
+			return nil, game.Refuse(m, "your token on %s has already moved this turn", m.Args[0])
 		}
 		s.startToken(t)
 		l.add("use", "%s moves the token on %s", game.Seat(m.Seat), sq(sqs[0]))
@@ -317,7 +336,7 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 		}
 		l.add("push", "the ghost of %s pushes %s %s", game.Seat(m.Seat), s.who(t), dirWords[sqs[1]])
 		s.push(t, sqs[1], &l)
-		s.endTurn(&l)
+		s.pieceDone(&l)
 		return l, nil
 	}
 	return nil, game.Refuse(m, "nobody may move now")
@@ -334,6 +353,7 @@ func (s *State) applyMove(m game.Move, sqs [2]int) ([]game.Event, error) {
 		}
 		a, b := s.rng.Die(6), s.rng.Die(6)
 		s.shoved = true
+		s.targets |= 1 << uint(t)
 		if a < b {
 			l.add("shove-fails", "%s tries to shove %s but loses the roll, %d against %d", s.who(s.cur), s.who(t), a, b)
 			break
@@ -370,8 +390,12 @@ func (s *State) applyMove(m game.Move, sqs [2]int) ([]game.Event, error) {
 		if t := s.tokenAt(q); t >= 0 {
 			return nil, game.Refuse(m, "%s stands on %s", s.who(t), sq(q))
 		}
+		if !s.free(q) {
+			return nil, game.Refuse(m, "this table plays dashes without doubling back, and you have stood on %s this turn", sq(q))
+		}
 		who := s.who(s.cur)
 		s.tokens[s.cur].Pos = int8(q)
+		s.trail |= 1 << uint(q)
 		s.hover = false
 		if s.mode == modeFast {
 			s.left--
@@ -415,12 +439,12 @@ func (s *State) applyMove(m game.Move, sqs [2]int) ([]game.Event, error) {
 		if s.hover {
 			s.hover = false
 			if !s.land(s.cur, &l) {
-				s.endTurn(&l)
+				s.pieceDone(&l)
 				return l, nil
 			}
 		}
 		l.add("end", "%s ends the turn", game.Seat(s.turn))
-		s.endTurn(&l)
+		s.pieceDone(&l)
 		return l, nil
 	case "use":
 		return nil, game.Refuse(m, "you are already moving the token on %s", sq(p))
@@ -438,7 +462,7 @@ func (s *State) settle(l *log) {
 		return
 	}
 	if !s.tokens[s.cur].Alive {
-		s.endTurn(l)
+		s.pieceDone(l)
 		return
 	}
 	if s.mode == modeFast && s.left > 0 && !s.canStep() {
@@ -448,12 +472,12 @@ func (s *State) settle(l *log) {
 	if s.hover && s.left == 0 {
 		s.hover = false
 		if !s.land(s.cur, l) {
-			s.endTurn(l)
+			s.pieceDone(l)
 			return
 		}
 	}
 	if !s.moreToDo() {
-		s.endTurn(l)
+		s.pieceDone(l)
 	}
 }
 
@@ -518,7 +542,7 @@ func (s *State) applyGhost(m game.Move, sqs [2]int) ([]game.Event, error) {
 	default:
 		return nil, game.Refuse(m, "a ghost cannot %s (it may peek, rearm, swap or haunt)", m.Action)
 	}
-	s.endTurn(&l)
+	s.pieceDone(&l)
 	return l, nil
 }
 

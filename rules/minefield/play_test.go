@@ -48,6 +48,8 @@ var configs = func() []game.Config {
 		{OptCrossing: "yes", OptSwapOccupied: "yes", OptFastMove: FastUpTo},
 		{OptSwapOccupied: "yes"},
 		{OptCrossing: "yes", OptRounds: "8"},
+		{OptDash: DashNoRevisit, OptShoves: ShovesAny, OptPair: PairBoth},
+		{OptPair: PairBoth, OptCrossing: "yes", OptFastMove: FastUpTo, OptDash: DashNoRevisit},
 	} {
 		for n := 2; n <= 4; n++ {
 			out = append(out, game.Config{Players: n, Options: opts})
@@ -69,7 +71,8 @@ func TestRandomMovesKeepEveryPromise(t *testing.T) {
 	c := check(Game, game.Random, 120)
 	c.Configs = nil
 	for n := 2; n <= 4; n++ {
-		for _, opts := range []map[string]string{{OptRounds: "60"}, {OptRounds: "60", OptCrossing: "yes", OptSwapOccupied: "yes", OptFastMove: FastUpTo}} {
+		for _, opts := range []map[string]string{{OptRounds: "60"}, {OptRounds: "60", OptCrossing: "yes", OptSwapOccupied: "yes", OptFastMove: FastUpTo},
+			{OptRounds: "60", OptDash: DashNoRevisit, OptShoves: ShovesAny, OptPair: PairBoth}} {
 			c.Configs = append(c.Configs, game.Config{Players: n, Options: opts})
 		}
 	}

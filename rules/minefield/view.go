@@ -84,6 +84,15 @@ type View struct {
 	Crossing     bool   `json:"crossing,omitempty"`
 	SwapOccupied bool   `json:"swap_occupied,omitempty"`
 	FastMove     string `json:"fast_move"`
+	Dash         string `json:"dash"`   // free or no-revisit
+	Shoves       string `json:"shoves"` // one or any (each token once)
+	Pair         string `json:"pair,omitempty"`
+	// Trail is where the acting token has stood this turn, in the order of
+	// the board (dash=no-revisit forbids stepping back onto them mid-dash).
+	Trail []string `json:"trail,omitempty"`
+	// Acted lists, with pair=both, the pieces of the seat to play that have
+	// acted this turn: token squares, and "ghost".
+	Acted []string `json:"acted,omitempty"`
 
 	Over    bool        `json:"over,omitempty"`
 	Result  game.Result `json:"result,omitzero"`
@@ -118,6 +127,34 @@ func (s *State) View(seat int) any {
 	}
 	if s.upTo {
 		v.FastMove = FastUpTo
+	}
+	v.Dash, v.Shoves = DashFree, ShovesOne
+	if s.noRevisit {
+		v.Dash = DashNoRevisit
+	}
+	if s.anyShoves {
+		v.Shoves = ShovesAny
+	}
+	if s.players == 2 {
+		v.Pair = PairOne
+		if s.pairBoth {
+			v.Pair = PairBoth
+		}
+	}
+	if s.phase == phMove && s.noRevisit {
+		for i := 0; i < cells; i++ {
+			if s.trail&(1<<uint(i)) != 0 {
+				v.Trail = append(v.Trail, sq(i))
+			}
+		}
+	}
+	for t := 0; t < s.ntok; t++ {
+		if s.acted&(1<<uint(t)) != 0 && s.tokens[t].Alive {
+			v.Acted = append(v.Acted, sq(int(s.tokens[t].Pos)))
+		}
+	}
+	if s.acted&ghostBit != 0 {
+		v.Acted = append(v.Acted, "ghost")
 	}
 	copy(v.LostTurn, s.lost[:s.players])
 	for i := range v.Board {
