@@ -41,10 +41,13 @@ func runServe(e *env, args []string) error {
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
 			"QR code of its join address here. Ctrl-C stops the server.\n\n"+
-			"The microphone serves the latest Woodlouse Chaos or Insomnia room: it hears the trainer's bangs\n"+
-			"and claps (a completed code becomes the trainer's move) and the voices' pauses and shouts, and\n"+
-			"the table screen shows what it hears. Without a microphone the trainer enters codes on the\n"+
-			"phone. The speakers ring the alarms and, when espeak-ng is installed, say the headlines.", e.stdout)
+			"The microphone serves the latest Woodlouse Chaos or Insomnia room (after a restart, the game\n"+
+			"under way): it hears the trainer's bangs and claps (a completed code that fits a card becomes\n"+
+			"the trainer's move; one that fits none is shown, to be repeated or entered on the phone) and\n"+
+			"the voices' pauses and shouts (--pause, --shout), and the table screen shows what it hears.\n"+
+			"What it hears while the referee's own sounds play does not count. Without a microphone the\n"+
+			"trainer enters codes on the phone. The speakers ring the alarms and, when espeak-ng is\n"+
+			"installed, say the headlines.", e.stdout)
 	fs.StringVar(&gameID, "game", "", "open a room for this game at once (see tableref games; deck: the dealer for any card game)")
 	fs.IntVar(&players, "players", 0, "with --game: the number of players (default: up to the game's most)")
 	fs.StringVar(&variant, "variant", "", "with --game: the variant")
