@@ -10,7 +10,8 @@ import "github.com/tableref/tableref/rules/game"
 // The tourist climbs to standing (where the officer must close his eyes,
 // so a challenge is a fair coin), challenges there, spends a won challenge
 // on the token where allowed, sits back down after a lost one, and once
-// told to leave tries the token one last time before going. The officer
+// told to leave makes a last stand (a challenge when standing with the
+// token demand allowed, else an offer, half the time) before going. The officer
 // watches whenever he may and then always makes the total odd, lets
 // nobody stay after losing sitting down, and never takes the token.
 type bot struct{}
@@ -85,7 +86,11 @@ func (bot) Choose(st game.State, seat int, r *game.Rand) game.Move {
 	case "offer":
 		return pick(a("refuse"))
 	case "ordered":
-		if !v.LastOffer && r.IntN(2) == 0 {
+		if !v.LastStand && v.TokenDemand && v.Posture == "standing" {
+			// A last challenge standing is a fair coin for the token.
+			return pick(a("challenge"), a("offer"))
+		}
+		if !v.LastStand && r.IntN(2) == 0 {
 			return pick(a("offer"))
 		}
 		if r.IntN(10) == 0 {

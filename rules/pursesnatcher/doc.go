@@ -45,13 +45,13 @@
 //
 // Seat 0, the tourist:
 //
-//	challenge          challenge the officer (during the talk)
+//	challenge          challenge the officer (during the talk, or as her last stand once told to leave)
 //	fingers N          raise N fingers, N = 1..4, after the officer's okay
-//	demand token       spend a won challenge on making the officer take the token (ends the game: she wins)
+//	demand token       with token-demand=yes: spend a won challenge on making the officer take the token (ends the game: she wins)
 //	demand other       spend it on any other demand or one question, settled at the table
 //	escalate           add a new detail and climb one posture (talk, or after a lost challenge)
 //	deescalate         step down one posture (after a lost challenge; in the talk only with step-down=yes)
-//	offer              hold out the token (during the talk, and once more after being told to leave)
+//	offer              hold out the token (during the talk, or as her last stand once told to leave)
 //	leave              walk out (during the talk, before a demand or posture change, or when told to): she still holds the token, so she loses
 //	stay               refuse to leave when told to
 //
@@ -99,11 +99,20 @@
 //     the tourist whether he watched, which the rules ask him to hide.
 //   - The officer's eye choice while she sits is part of his "okay" move,
 //     so the referee knows whether to show him her fingers.
-//   - Demanding the token. A won challenge forces the officer to satisfy one
-//     demand, and the token rules make him lose if he takes it. By default
-//     (token-demand=yes) the demand may be that he take the token, and the
-//     game ends with the tourist's win; with token-demand=no the token is
-//     outside what a demand can force and can only be offered.
+//   - Demanding the token. The tourist's rules say a won challenge makes the
+//     officer do one thing she demands; the officer's rules only ask him to
+//     do his best with her request, and forbid him outright to take the
+//     token into his hand (he loses if he does). Each player reads only
+//     their own rules, so an officer told "take this coin" has a plain
+//     order not to. By default (token-demand=no) the token is outside what
+//     a demand can force: she wins only if he takes it when offered, which
+//     is the game's real contest (persuasion, tricks, a slip). The other
+//     reading, token-demand=yes, lets a won demand force the token on him
+//     and end the game: it turns the meeting into a race to win one
+//     challenge, a fair coin while she stands. With the bots, which never
+//     slip, the tourist wins 0% of games by default and 82% with
+//     token-demand=yes (76% if told-to-leave=last-offer also takes away
+//     her last challenge); neither figure says much about people.
 //   - Taking the token ends the game at once (the officer's rules say he
 //     loses), without waiting for the tourist to walk out.
 //   - Losing while sitting. The posture rule leaves only "stand up with a
@@ -121,11 +130,18 @@
 //   - Leaving "at any time" means at any moment she has the floor: not in
 //     the middle of a challenge (her eyes are closed and her fist raised) nor
 //     while the officer is answering her.
-//   - Once told to leave (by time or by dismissal) she may not challenge
-//     again: the officer's rules say she may not stay. She may hold out the
-//     token one last time; the officer takes it or not; then she leaves or
-//     refuses, and refusing brings the arrest. The arrest is the officer's
-//     move, the only one he has then.
+//   - Once told to leave (by time or by dismissal). The tourist may
+//     challenge "at any time", and the officer must arrest her if, once
+//     ordered out, she does not go. Read together: anything but going is
+//     a refusal to go, so she has one last stand, a challenge or an offer
+//     of the token (told-to-leave=last-stand, the default). Its exchange is
+//     settled in full (a won challenge's demand, the officer's answer to the
+//     offer, the posture change of a lost challenge; a loss while sitting
+//     does not send her away again); then, if the game goes on, she leaves
+//     or refuses, and refusing brings the arrest. The arrest is the
+//     officer's move, the only one he has then. Option
+//     told-to-leave=last-offer reads the order as ending challenges at once
+//     and leaves her only one last offer of the token.
 //   - A token offer is a move the referee records when she holds it out;
 //     whether the officer closes his hand on it is his move, take or refuse.
 //     Tricks of sleight of hand are settled by the table, not the engine.

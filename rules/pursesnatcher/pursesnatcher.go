@@ -14,10 +14,13 @@ const (
 
 // Option names and their values.
 const (
-	OptMinutes     = "minutes"      // a whole number: when the officer must end the meeting
-	OptTokenDemand = "token-demand" // yes/no: may a won challenge demand that the officer take the token?
-	OptSittingLoss = "sitting-loss" // rise/stay: a tourist who loses sitting and is not sent away
-	OptStepDown    = "step-down"    // no/yes: may the tourist lower her posture at will?
+	OptMinutes     = "minutes"       // a whole number: when the officer must end the meeting
+	OptTokenDemand = "token-demand"  // yes/no: may a won challenge demand that the officer take the token?
+	OptSittingLoss = "sitting-loss"  // rise/stay: a tourist who loses sitting and is not sent away
+	OptStepDown    = "step-down"     // no/yes: may the tourist lower her posture at will?
+	OptToldToLeave = "told-to-leave" // last-stand/last-offer: what she may still do once told to leave
+	LastStand      = "last-stand"    // one last challenge or one last offer
+	LastOffer      = "last-offer"    // one last offer, no challenge
 )
 
 // Game is Purse Snatcher.
@@ -34,9 +37,10 @@ func (gameImpl) Info() game.Info {
 		MaxPlayers: 2,
 		Options: []game.Option{
 			{Name: OptMinutes, Text: "Minutes after which the officer must end the meeting; the referee's clock reads this and applies the move \"time\".", Default: "15", Min: 1, Max: 120},
-			{Name: OptTokenDemand, Text: "yes: the tourist may spend a won challenge on making the officer take the token (and lose); no: the token can never be demanded, only offered.", Default: "yes", Values: []string{"yes", "no"}},
+			{Name: OptTokenDemand, Text: "no: the token can never be demanded, only offered (the officer's rules forbid him to take it); yes: the tourist may spend a won challenge on making the officer take the token (and lose).", Default: "no", Values: []string{"no", "yes"}},
 			{Name: OptSittingLoss, Text: "rise: a tourist who loses while sitting and is not sent away must stand up, adding a detail; stay: she stays seated.", Default: "rise", Values: []string{"rise", "stay"}},
 			{Name: OptStepDown, Text: "no: the tourist lowers her posture only after a lost challenge; yes: she may also step down at will.", Default: "no", Values: []string{"no", "yes"}},
+			{Name: OptToldToLeave, Text: "last-stand: once told to leave, the tourist may still make one last challenge or one last offer of the token before she goes (or refuses and is arrested); last-offer: only one last offer, no challenge.", Default: LastStand, Values: []string{LastStand, LastOffer}},
 		},
 		RefereeActions: []string{"time"},
 	}
@@ -52,6 +56,7 @@ func (g gameImpl) New(cfg game.Config) (game.State, error) {
 		tokenDemand: game.Bool(opts[OptTokenDemand]),
 		sitRise:     opts[OptSittingLoss] == "rise",
 		stepDown:    game.Bool(opts[OptStepDown]),
+		standLast:   opts[OptToldToLeave] == LastStand,
 		phase:       pOpen,
 		posture:     standing,
 	}, nil
@@ -101,7 +106,7 @@ var expect = [...]string{
 	"the officer decides whether to send the tourist away (dismiss or keep)",
 	"the tourist lost the challenge and must change posture (escalate or deescalate)",
 	"the officer must take or refuse the token",
-	"the tourist has been told to leave (leave, stay or one last offer)",
+	"the tourist has been told to leave (leave or stay, or one last challenge or offer)",
 	"the tourist refused to leave: the officer must arrest her",
 	"the game is over",
 }
@@ -140,6 +145,7 @@ type state struct {
 	tokenDemand bool
 	sitRise     bool
 	stepDown    bool
+	standLast   bool // told-to-leave=last-stand: a last challenge is allowed too
 
 	phase     phase
 	posture   posture
@@ -148,7 +154,7 @@ type state struct {
 	timeUp    bool // the referee has called time
 	ordered   orderReason
 	offerFrom phase // where a refused offer returns to
-	lastOffer bool  // the one offer allowed after being told to leave is used
+	lastStand bool  // the one challenge or offer allowed after being told to leave is used
 	offers    int
 	demands   int
 	history   []record
@@ -234,7 +240,10 @@ func (s *state) Legal(seat int) []game.Move {
 	case pOrdered:
 		add("leave")
 		add("stay")
-		if !s.lastOffer {
+		if !s.lastStand {
+			if s.standLast {
+				add("challenge")
+			}
 			add("offer")
 		}
 	case pArrest:
@@ -314,14 +323,23 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return []game.Event{{Type: "time", Text: fmt.Sprintf("Time is up (%d minutes): once this exchange is settled, %s must end the meeting.", s.minutes, who(Officer))}}, nil
 
 	case "challenge":
-		if s.phase != pTalk {
+		last := s.phase == pOrdered && s.standLast && !s.lastStand
+		if s.phase != pTalk && !last {
+			if s.phase == pOrdered {
+				return nil, s.noMoreStand(m)
+			}
 			return nil, notNow()
 		}
 		if err := noArgs(); err != nil {
 			return nil, err
 		}
+		text := fmt.Sprintf("%s meets the officer's gaze, raises a fist and closes her eyes: a challenge, while %s.", who(Tourist), s.posture)
+		if last {
+			s.lastStand = true
+			text = fmt.Sprintf("Told to leave, %s makes a last stand: she meets the officer's gaze, raises a fist and closes her eyes, while %s.", who(Tourist), s.posture)
+		}
 		s.phase = pOkay
-		return []game.Event{{Type: "challenge", Text: fmt.Sprintf("%s meets the officer's gaze, raises a fist and closes her eyes: a challenge, while %s.", who(Tourist), s.posture)}}, nil
+		return []game.Event{{Type: "challenge", Text: text}}, nil
 
 	case "okay":
 		if s.phase != pOkay {
@@ -451,9 +469,9 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return ev, nil
 
 	case "offer":
-		if s.phase != pTalk && (s.phase != pOrdered || s.lastOffer) {
+		if s.phase != pTalk && (s.phase != pOrdered || s.lastStand) {
 			if s.phase == pOrdered {
-				return nil, game.Refuse(m, "she has had her last chance to hand over the token: she must leave or refuse to")
+				return nil, s.noMoreStand(m)
 			}
 			return nil, notNow()
 		}
@@ -461,7 +479,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 			return nil, err
 		}
 		if s.phase == pOrdered {
-			s.lastOffer = true
+			s.lastStand = true
 		}
 		s.offerFrom = s.phase
 		s.phase = pOffer
@@ -540,6 +558,15 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 	return nil, game.Refuse(m, "there is no action %q in Purse Snatcher (the actions are %s)", m.Action, actions)
 }
 
+// noMoreStand refuses a challenge or an offer once she has been told to
+// leave and may make no more.
+func (s *state) noMoreStand(m game.Move) error {
+	if s.lastStand {
+		return game.Refuse(m, "she has had her last chance after being told to leave: she must leave or refuse to")
+	}
+	return game.Refuse(m, "once told to leave she may not challenge again (option %s=%s): she may offer the token one last time, leave or refuse to", OptToldToLeave, LastOffer)
+}
+
 func parseFingers(a string) int8 {
 	if len(a) == 1 && a[0] >= '1' && a[0] <= '4' {
 		return int8(a[0] - '0')
@@ -564,6 +591,14 @@ func (s *state) settle(o int8) []game.Event {
 	}
 	text := head + "odd: the officer wins the challenge."
 	switch {
+	case r.posture == sitting && s.ordered != notOrdered:
+		// Already told to leave: there is nobody left to send away.
+		if s.sitRise {
+			s.phase = pShift
+			text += " She lost sitting down: she must stand up, adding a detail."
+			break
+		}
+		return []game.Event{{Type: "challenge-lost", Text: text}, s.back()}
 	case r.posture == sitting:
 		s.phase = pDismiss
 		text += " She lost sitting down: the officer may tell her to leave."
@@ -578,8 +613,12 @@ func (s *state) settle(o int8) []game.Event {
 }
 
 // back returns to the talk after an exchange, or ends the meeting if time
-// was called meanwhile.
+// was called meanwhile; after her last stand, to being told to leave.
 func (s *state) back() game.Event {
+	if s.ordered != notOrdered {
+		s.phase = pOrdered
+		return game.Event{Type: "ordered", Text: who(Tourist) + " has had her last stand and is still told to leave: she must go, or refuse and be arrested."}
+	}
 	if s.timeUp {
 		return s.order(byTime)
 	}
@@ -680,7 +719,7 @@ func (s *state) Audit() error {
 			return fmt.Errorf("phase %s after a challenge the tourist won=%v", phaseNames[s.phase], won)
 		}
 	}
-	if s.phase == pDismiss && s.posture != sitting {
+	if s.phase == pDismiss && (s.posture != sitting || s.ordered != notOrdered) {
 		return fmt.Errorf("dismissal decision while she is %s", s.posture)
 	}
 	if s.phase == pShift && s.posture == sitting && !s.sitRise {
@@ -690,13 +729,20 @@ func (s *state) Audit() error {
 		return fmt.Errorf("phase %s but nobody told her to leave", phaseNames[s.phase])
 	}
 	if s.ordered != notOrdered && s.phase != pOrdered && s.phase != pArrest && s.phase != pOver && s.phase != pOffer {
-		return fmt.Errorf("told to leave, yet in phase %s", phaseNames[s.phase])
+		switch s.phase {
+		case pOkay, pPickT, pPickO, pDemand, pShift:
+			if !s.lastStand || !s.standLast {
+				return fmt.Errorf("told to leave, yet in phase %s without a last stand", phaseNames[s.phase])
+			}
+		default:
+			return fmt.Errorf("told to leave, yet in phase %s", phaseNames[s.phase])
+		}
 	}
 	if s.ordered == byTime && !s.timeUp {
 		return fmt.Errorf("sent away for time, but time was not called")
 	}
-	if s.lastOffer && s.ordered == notOrdered {
-		return fmt.Errorf("last offer used before being told to leave")
+	if s.lastStand && s.ordered == notOrdered {
+		return fmt.Errorf("last stand used before being told to leave")
 	}
 	if s.phase == pOffer && (s.offerFrom != pTalk && s.offerFrom != pOrdered || (s.offerFrom == pOrdered) != (s.ordered != notOrdered)) {
 		return fmt.Errorf("an offer from phase %s (told to leave: %v)", phaseNames[s.offerFrom], s.ordered != notOrdered)

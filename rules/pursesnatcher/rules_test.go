@@ -276,7 +276,7 @@ func TestAWonChallengeGivesTheTouristOneDemand(t *testing.T) {
 	play(t, s, "1 seat", "0 escalate")
 	challenge(t, s, "closed", 2, 2)
 	assert.Equal(t, []int{Tourist}, s.Turn())
-	assert.True(t, hasLegal(s, "0 demand token"))
+	assert.False(t, hasLegal(s, "0 demand token"), "by default the token cannot be demanded")
 	assert.True(t, hasLegal(s, "0 demand other"))
 	refused(t, s, "0 challenge")
 	refused(t, s, "0 demand")
@@ -300,8 +300,8 @@ func TestAWinWhileTouchingLetsTheOfficerAskSomethingInReturn(t *testing.T) {
 	assert.Equal(t, touching, s.posture)
 }
 
-func TestDemandingTheTokenMakesTheOfficerTakeItAndLose(t *testing.T) {
-	s := newGame(t)
+func TestWithTokenDemandYesDemandingTheTokenMakesTheOfficerTakeItAndLose(t *testing.T) {
+	s := newGame(t, OptTokenDemand, "yes")
 	play(t, s, "1 seat")
 	challenge(t, s, "closed", 1, 1)
 	ev := play(t, s, "0 demand token")
@@ -314,8 +314,11 @@ func TestDemandingTheTokenMakesTheOfficerTakeItAndLose(t *testing.T) {
 	assert.True(t, errors.Is(err, game.ErrOver))
 }
 
-func TestWithoutTokenDemandsTheTokenCanOnlyBeOffered(t *testing.T) {
-	s := newGame(t, OptTokenDemand, "no")
+// By default a won challenge cannot force the token on the officer: his
+// rules forbid him ever to take it, and only ask him to do his best with
+// her demand (see the package comment).
+func TestByDefaultTheTokenCanOnlyBeOfferedNotDemanded(t *testing.T) {
+	s := newGame(t)
 	play(t, s, "1 seat")
 	challenge(t, s, "closed", 1, 1)
 	assert.False(t, hasLegal(s, "0 demand token"))
@@ -363,9 +366,9 @@ func TestLosingWhileSittingLetsTheOfficerSendHerAway(t *testing.T) {
 	v := s.View(game.Table).(View)
 	assert.Equal(t, "ordered", v.Phase)
 	assert.Equal(t, "dismissed", v.Ordered)
-	assert.False(t, hasLegal(s, "0 challenge"))
-	refused(t, s, "0 challenge")
+	assert.True(t, hasLegal(s, "0 challenge"), "one last stand")
 	refused(t, s, "0 time")
+	refused(t, s, "1 dismiss")
 }
 
 func TestATouristKeptAfterLosingSittingMustStandUp(t *testing.T) {
@@ -453,20 +456,95 @@ func TestArrestIsOnlyForATouristWhoRefusesToLeave(t *testing.T) {
 	refused(t, s, "1 arrest")
 }
 
-func TestToldToLeaveSheGetsOneLastOffer(t *testing.T) {
+// The tourist may challenge "at any time"; once told to leave, anything but
+// going is a refusal to go. So she gets one last stand, a challenge or an
+// offer of the token, and then must go or be arrested.
+func TestToldToLeaveSheMayMakeOneLastStand(t *testing.T) {
 	s := newGame(t)
 	play(t, s, "1 seat", "0 time")
-	assert.ElementsMatch(t, []game.Move{game.M(0, "leave"), game.M(0, "stay"), game.M(0, "offer")}, s.Legal(Tourist))
+	assert.ElementsMatch(t, []game.Move{game.M(0, "leave"), game.M(0, "stay"), game.M(0, "offer"), game.M(0, "challenge")}, s.Legal(Tourist))
 	play(t, s, "0 offer", "1 refuse")
 	assert.Equal(t, "ordered", phaseNames[s.phase])
-	assert.True(t, s.View(game.Table).(View).LastOffer)
+	assert.True(t, s.View(game.Table).(View).LastStand)
 	assert.False(t, hasLegal(s, "0 offer"))
+	assert.False(t, hasLegal(s, "0 challenge"))
 	assert.Contains(t, refused(t, s, "0 offer"), "last chance")
-	refused(t, s, "0 challenge")
+	assert.Contains(t, refused(t, s, "0 challenge"), "last chance")
 
 	s = newGame(t)
 	play(t, s, "1 seat", "0 time", "0 offer", "1 take")
 	assert.Equal(t, []int{Tourist}, s.Result().Winners, "the officer may still slip")
+}
+
+func TestToldToLeaveALastChallengeWonLetsHerDemandThenSheMustGo(t *testing.T) {
+	s := newGame(t)
+	play(t, s, "1 seat", "0 escalate", "0 time")
+	ev := play(t, s, "0 challenge")
+	assert.Contains(t, ev[0].Text, "last stand")
+	play(t, s, "1 okay closed", "0 fingers 2", "1 fingers 4")
+	assert.Equal(t, "demand", phaseNames[s.phase])
+	assert.False(t, hasLegal(s, "0 demand token"), "the token cannot be demanded by default")
+	ev = play(t, s, "0 demand other")
+	assert.Equal(t, "ordered", ev[len(ev)-1].Type)
+	assert.ElementsMatch(t, []game.Move{game.M(0, "leave"), game.M(0, "stay")}, s.Legal(Tourist))
+	play(t, s, "0 stay", "1 arrest")
+	assert.Equal(t, []int{Officer}, s.Result().Winners)
+
+	s = newGame(t, OptTokenDemand, "yes")
+	play(t, s, "1 seat", "0 escalate", "0 time", "0 challenge", "1 okay closed", "0 fingers 1", "1 fingers 3", "0 demand token")
+	assert.Equal(t, []int{Tourist}, s.Result().Winners, "with token-demand=yes a last stand can win")
+}
+
+func TestToldToLeaveALastChallengeLostStillEndsInGoing(t *testing.T) {
+	s := newGame(t)
+	play(t, s, "1 seat", "0 time", "0 challenge", "1 okay open", "0 fingers 2", "1 fingers 1")
+	// She lost sitting, but was told to leave already: nobody decides to
+	// send her away again; she must stand up (sitting-loss=rise), then go.
+	assert.Equal(t, "shift", phaseNames[s.phase])
+	assert.False(t, hasLegal(s, "1 dismiss"))
+	ev := play(t, s, "0 escalate")
+	assert.Equal(t, "ordered", ev[len(ev)-1].Type)
+	play(t, s, "0 leave")
+	assert.Equal(t, []int{Officer}, s.Result().Winners)
+
+	s = newGame(t, OptSittingLoss, "stay")
+	play(t, s, "1 seat", "0 time", "0 challenge", "1 okay closed", "0 fingers 2", "1 fingers 3")
+	assert.Equal(t, "ordered", phaseNames[s.phase])
+}
+
+func TestWithLastOfferToldToLeaveSheMayOnlyOfferOnce(t *testing.T) {
+	s := newGame(t, OptToldToLeave, LastOffer)
+	play(t, s, "1 seat", "0 time")
+	assert.ElementsMatch(t, []game.Move{game.M(0, "leave"), game.M(0, "stay"), game.M(0, "offer")}, s.Legal(Tourist))
+	assert.Contains(t, refused(t, s, "0 challenge"), "may not challenge again")
+	play(t, s, "0 offer", "1 refuse")
+	assert.Contains(t, refused(t, s, "0 offer"), "last chance")
+}
+
+// Leaving is hers at any moment she has the floor: after being ordered
+// out, and also instead of naming a demand or changing posture.
+func TestSheMayLeaveAfterBeingOrderedOutOrInsteadOfADemandOrAShift(t *testing.T) {
+	s := newGame(t)
+	play(t, s, "1 seat", "0 challenge", "1 okay open", "0 fingers 2", "1 fingers 1", "1 dismiss")
+	assert.Equal(t, "dismissed", s.View(game.Table).(View).Ordered)
+	ev := play(t, s, "0 leave")
+	assert.Equal(t, "left", ev[0].Type)
+	assert.Equal(t, []int{Officer}, s.Result().Winners)
+
+	s = newGame(t)
+	play(t, s, "1 seat", "0 escalate", "0 challenge", "1 okay closed", "0 fingers 2", "1 fingers 2")
+	require.Equal(t, "demand", phaseNames[s.phase])
+	assert.True(t, hasLegal(s, "0 leave"))
+	play(t, s, "0 leave")
+	assert.True(t, s.Over())
+	assert.Contains(t, s.Result().Text, "left still holding the token")
+
+	s = newGame(t)
+	play(t, s, "1 seat", "0 escalate", "0 challenge", "1 okay closed", "0 fingers 2", "1 fingers 1")
+	require.Equal(t, "shift", phaseNames[s.phase])
+	assert.True(t, hasLegal(s, "0 leave"))
+	play(t, s, "0 leave")
+	assert.Equal(t, []int{Officer}, s.Result().Winners)
 }
 
 func TestTimeEndsTheMeetingWithAnOrderToLeave(t *testing.T) {
@@ -508,7 +586,7 @@ func TestTimeDuringAChallengeWaitsUntilTheExchangeIsSettled(t *testing.T) {
 	s = newGame(t)
 	play(t, s, "1 seat", "0 challenge", "1 time", "1 okay closed", "0 fingers 1", "1 fingers 3", "0 demand other")
 	assert.Equal(t, "ordered", phaseNames[s.phase])
-	s = newGame(t)
+	s = newGame(t, OptTokenDemand, "yes")
 	play(t, s, "1 seat", "0 challenge", "1 okay closed", "0 fingers 1", "1 fingers 3", "0 time", "0 demand token")
 	assert.Equal(t, []int{Tourist}, s.Result().Winners)
 

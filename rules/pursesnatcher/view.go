@@ -12,13 +12,16 @@ type View struct {
 	Minutes int    `json:"minutes"`
 	TimeUp  bool   `json:"time_up"`
 	// Ordered says why the tourist was told to leave: "", "time" or "dismissed".
-	Ordered    string      `json:"ordered,omitempty"`
-	LastOffer  bool        `json:"last_offer_used,omitempty"` // her one offer after being told to leave is spent
-	Offers     int         `json:"offers"`
-	Demands    int         `json:"demands"`
-	Challenges []Challenge `json:"challenges,omitempty"` // settled, oldest first
-	TouristWon int         `json:"tourist_won"`
-	OfficerWon int         `json:"officer_won"`
+	Ordered   string `json:"ordered,omitempty"`
+	LastStand bool   `json:"last_stand_used,omitempty"` // her one challenge or offer after being told to leave is spent
+	// ToldToLeave is the told-to-leave option: "last-stand" or "last-offer".
+	ToldToLeave string      `json:"told_to_leave"`
+	TokenDemand bool        `json:"token_demand"` // a won challenge may demand the token
+	Offers      int         `json:"offers"`
+	Demands     int         `json:"demands"`
+	Challenges  []Challenge `json:"challenges,omitempty"` // settled, oldest first
+	TouristWon  int         `json:"tourist_won"`
+	OfficerWon  int         `json:"officer_won"`
 	// TouristFingers is the tourist's raised fingers in the challenge under
 	// way: in her own view, and in the officer's when his eyes are open.
 	TouristFingers int `json:"tourist_fingers,omitempty"`
@@ -55,15 +58,20 @@ var officerEyes = [...]string{
 // View is seat's view (game.Table or any other number: the public one).
 func (s *state) View(seat int) any {
 	v := View{
-		Role:      "table",
-		Phase:     phaseNames[s.phase],
-		Posture:   s.posture.String(),
-		Token:     roleNames[s.tokenHolder()],
-		Minutes:   s.minutes,
-		TimeUp:    s.timeUp,
-		LastOffer: s.lastOffer,
-		Offers:    s.offers,
-		Demands:   s.demands,
+		Role:        "table",
+		Phase:       phaseNames[s.phase],
+		Posture:     s.posture.String(),
+		Token:       roleNames[s.tokenHolder()],
+		Minutes:     s.minutes,
+		TimeUp:      s.timeUp,
+		LastStand:   s.lastStand,
+		ToldToLeave: LastOffer,
+		TokenDemand: s.tokenDemand,
+		Offers:      s.offers,
+		Demands:     s.demands,
+	}
+	if s.standLast {
+		v.ToldToLeave = LastStand
 	}
 	switch s.ordered {
 	case byTime:
