@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
@@ -254,6 +256,63 @@ func (p *party) step() {
 		if !seen[k] {
 			delete(p.ticked, k)
 		}
+	}
+}
+
+// publicTimers lists a room's timers as its public table shows them (GET
+// /api/rooms/CODE/table, what a TV reads), asking at most once a second a
+// room: until the web remote lists timers itself, the referee reads them
+// as any screen does.
+func publicTimers(srv *webremote.Server) func(room string) []timer.Timer {
+	type seen struct {
+		at     time.Time
+		timers []timer.Timer
+	}
+	var mu sync.Mutex
+	cache := map[string]seen{}
+	return func(room string) []timer.Timer {
+		now := time.Now()
+		mu.Lock()
+		c, ok := cache[room]
+		mu.Unlock()
+		if ok && now.Sub(c.at) < time.Second {
+			return c.timers
+		}
+		var st struct {
+			Timers []struct {
+				Name    string `json:"name"`
+				Length  int64  `json:"length_ms"`
+				Left    int64  `json:"left_ms"`
+				Running bool   `json:"running"`
+				DueAt   int64  `json:"due_at"`
+			} `json:"timers"`
+		}
+		req := httptest.NewRequest("GET", "/api/rooms/"+room+"/table?since=1000000000", nil)
+		if res, err := srv.App().Test(req, 2000); err == nil {
+			if res.StatusCode == 200 {
+				_ = json.NewDecoder(res.Body).Decode(&st)
+			}
+			res.Body.Close()
+		}
+		var ts []timer.Timer
+		for _, t := range st.Timers {
+			tt := timer.New(t.Name, time.Duration(t.Length)*time.Millisecond)
+			tt.Left = time.Duration(t.Left) * time.Millisecond
+			if t.Running && t.DueAt > 0 {
+				// Counting down to due_at.
+				tt.Since, tt.Left = now, time.UnixMilli(t.DueAt).Sub(now)
+			}
+			ts = append(ts, tt)
+		}
+		mu.Lock()
+		cache[room] = seen{now, ts}
+		for code, c := range cache {
+			if now.Sub(c.at) > time.Minute {
+				delete(cache, code)
+			}
+		}
+		mu.Unlock()
+		return ts
 	}
 }
 

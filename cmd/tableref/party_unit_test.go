@@ -269,3 +269,23 @@ func TestInsomniasLogIsInGameTime(t *testing.T) {
 	assert.Equal(t, 77.0, v["end"])
 	assert.Equal(t, "21:01:15", v["at"])
 }
+
+// TestServesTimersTickFromTheRoomsPublicTable: a sand timer started by the
+// host is read from the room's public table and ticks its last seconds.
+func TestServesTimersTickFromTheRoomsPublicTable(t *testing.T) {
+	p, srv, rec := newParty(t)
+	code, host, _, err := srv.CreateRoom("deck", 3, "", nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/timers", host, map[string]any{"name": "sand", "action": "create", "seconds": 3}, nil))
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/timers", host, map[string]any{"name": "sand", "action": "start"}, nil))
+	p.timers = publicTimers(srv)
+	ts := p.timers(code)
+	require.Len(t, ts, 1)
+	assert.Equal(t, "sand", ts[0].Name)
+	assert.True(t, ts[0].Running())
+	assert.InDelta(t, 3.0, ts[0].Remaining(time.Now()).Seconds(), 0.5)
+	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		p.step()
+	}
+	assert.Equal(t, []string{"sound:tick", "sound:tick", "sound:tick"}, rec.Played, "3, 2, 1")
+}

@@ -151,8 +151,8 @@ func runServe(e *env, args []string) error {
 	}()
 	srv.OnEvents(p.events)
 	srv.OnTimer(p.timerDone)
-	// The last seconds of a running timer tick, when the server can list
-	// its rooms' timers.
+	// The last seconds of a running timer tick.
+	p.timers = publicTimers(srv)
 	if ts, ok := any(srv).(interface {
 		Timers(room string) []timer.Timer
 	}); ok {
