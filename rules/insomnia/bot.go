@@ -2,9 +2,11 @@ package insomnia
 
 import "github.com/tableref/tableref/rules/game"
 
-// bot plays from what its seat may know: the public deductions (every card
-// each voice may still hold, given the cards shown and the answers heard),
-// plus, for the sleeper, the card in hand and, for a voice, its own card.
+// bot plays from what its seat may know: the sleeper's deductions (every
+// card each voice may still hold, given the cards shown and the answers
+// heard) and the card in hand; a voice, its own card and what the cards
+// shown to it and its answers tell the sleeper (with shown=public, the
+// table's deductions from every shown card).
 //
 // The sleeper shows its card to the voice most likely to be silenced by it;
 // when no voice can be, to the voice about which the answer must teach the
@@ -69,12 +71,43 @@ func (s *state) sleeperPick(r *game.Rand) int {
 	return best
 }
 
+// voiceKnows is what the player of voice v can tell the sleeper knows of
+// v's card: with shown=public the table's deductions; otherwise only what
+// the cards shown to v and v's answers rule out (the player never sees the
+// cards shown to other voices).
+func (s *state) voiceKnows(v int) uint64 {
+	if s.public {
+		return s.known[v]
+	}
+	h := b2i(s.aceHigh)
+	m := all52
+	for i := 0; i < s.nClues; i++ {
+		cl := s.clues[i]
+		if int(cl.voice) != v {
+			continue
+		}
+		xv := value(cl.shown, s.aceHigh)
+		m &^= bit(cl.shown) | bit(twin(cl.shown))
+		switch cl.answer {
+		case ansHigher:
+			m &= above[h][xv]
+		case ansLower:
+			m &= below[h][xv]
+		case ansNotRed:
+			m &= blackMask
+		case ansNotBlack:
+			m &= redMask
+		}
+	}
+	return m
+}
+
 func (s *state) voicePick() int8 {
 	v := s.asked
 	x := s.card
 	h := b2i(s.aceHigh)
 	xv := value(x, s.aceHigh)
-	m := s.known[v] &^ (bit(x) | bit(twin(x)))
+	m := s.voiceKnows(v) &^ (bit(x) | bit(twin(x)))
 	best, bestN := int8(-1), -1
 	for a := ansHigher; a <= ansNotBlack; a++ {
 		if !s.canSay(a) {

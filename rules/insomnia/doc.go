@@ -24,8 +24,8 @@
 //
 // Each voice may give its colour answer only once. The one exception: a
 // voice shown a card of its own number but the other colour has no other
-// true answer, so it says its colour again. The shown card is then laid
-// face up and the sleeper draws the next one.
+// true answer, so it says its colour again. The sleeper then draws the next
+// card.
 //
 // The night ends when every voice is silent or when the sleeper has shown
 // all 46 cards. If the voices are all silent the sleeper wins and sleeps ten
@@ -55,10 +55,13 @@
 //
 // # Secrets
 //
-// A voice's card is in its holder's view only, until it is silenced. The
-// sleeper's drawn card is in the sleeper's view only, until it is shown;
-// from then on it is public (it lies face up among the discards). The deck
-// order is in no view.
+// A voice's card is in its holder's view only; once silenced, it is turned
+// to the sleeper too. The sleeper's drawn card is in the sleeper's view
+// only, until it is shown; then the voice's player sees it as well, and
+// everyone else learns only which voice was shown a card and what it
+// answered (the events say so; the card is in an event for the two of them
+// alone). With option shown=public, shown cards and silenced voices' cards
+// are everyone's, as if laid face up. The deck order is in no view.
 //
 // # Readings
 //
@@ -94,8 +97,14 @@
 //   - Winners: the rulebook names none. We count the sleeper the winner when
 //     every voice falls silent, and the voice seats the winners when the
 //     alarm rings.
-//   - A shown card is seen by everyone (it lies face up afterwards), even
-//     though it is shown to one voice.
+//   - A shown card is shown to one voice: the rulebook has the sleeper
+//     turn it to that voice, and the voice turn its own card to the sleeper
+//     when it matches; it never says the cards are laid face up. So by
+//     default (shown=private) only the sleeper and that voice's player see
+//     a shown card, and only the sleeper a silenced voice's card; the
+//     other voices hear the answers. Option shown=public keeps every shown
+//     card, and every silenced voice's card, face up for all to see (easier
+//     for the voices to help each other mislead, and for onlookers).
 //   - The voices' talking, the sleeper's arguments and any time limits are
 //     left to the players: the engine has no clock.
 //

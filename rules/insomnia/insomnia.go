@@ -26,6 +26,10 @@ const (
 	OptNotes = "notes"
 	NotesYes = "yes"
 	NotesNo  = "no"
+
+	OptShown     = "shown"
+	ShownPrivate = "private"
+	ShownPublic  = "public"
 )
 
 // Fixed numbers of the game.
@@ -53,6 +57,8 @@ func (gameImpl) Info() game.Info {
 				Text: "Where an ace stands when a voice says higher or lower: \"low\" (below the 2) or \"high\" (above the king)."},
 			{Name: OptNotes, Default: NotesYes, Values: []string{NotesYes, NotesNo},
 				Text: "Whether the screens keep the voices' past answers: \"yes\" lists them for everyone; \"no\" leaves them to the sleeper's memory, as the rulebook expects."},
+			{Name: OptShown, Default: ShownPrivate, Values: []string{ShownPrivate, ShownPublic},
+				Text: "Who sees the card the sleeper shows, and a silenced voice's card: \"private\", only the sleeper and the voice's player (the others hear the answer), as the rulebook has it; \"public\", everyone, as if each shown card were laid face up."},
 		},
 	}
 }
@@ -97,6 +103,7 @@ func (g gameImpl) arranged(players int, opts map[string]string, r game.Rand, car
 		players: players,
 		aceHigh: opts[OptAces] == AcesHigh,
 		notes:   opts[OptNotes] != NotesNo,
+		public:  opts[OptShown] == ShownPublic,
 		asked:   -1,
 	}
 	for v := 0; v < Voices; v++ {

@@ -18,7 +18,11 @@ func configs() []game.Config {
 	for players := 4; players <= 7; players++ {
 		for _, aces := range []string{"low", "high"} {
 			for _, notes := range []string{"yes", "no"} {
-				out = append(out, game.Config{Players: players, Options: map[string]string{"aces": aces, "notes": notes}})
+				shown := "private"
+				if len(out)%3 == 1 {
+					shown = "public"
+				}
+				out = append(out, game.Config{Players: players, Options: map[string]string{"aces": aces, "notes": notes, "shown": shown}})
 			}
 		}
 	}

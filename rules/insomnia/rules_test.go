@@ -3,6 +3,7 @@ package insomnia_test
 import (
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -92,27 +93,35 @@ func TestTheSleeperShowsTheDrawnCardToAVoiceWhichMustAnswer(t *testing.T) {
 		assert.Empty(t, s.Legal(seat))
 	}
 	ev := apply(t, s, 0, "show", "1")
-	assert.Equal(t, []string{"show"}, types(ev))
-	assert.Contains(t, ev[0].Text, "9 of clubs")
+	assert.Equal(t, []string{"show", "shown"}, types(ev))
+	assert.True(t, ev[0].Public())
+	assert.NotContains(t, ev[0].Text, "9 of clubs", "the others see a card shown, not which")
 	assert.Contains(t, ev[0].Text, "voice 1 ({1})")
+	assert.Equal(t, []int{0, 1}, ev[1].To)
+	assert.Contains(t, ev[1].Text, "9 of clubs")
 	assert.Equal(t, []int{1}, s.Turn())
 	tv := view(s, game.Table)
 	assert.Equal(t, "answer", tv.Phase)
-	require.NotNil(t, tv.Shown)
-	assert.Equal(t, "9C", tv.Shown.String())
+	assert.Nil(t, tv.Shown)
 	assert.Equal(t, 1, tv.Asked)
+	require.NotNil(t, view(s, 1).Shown)
+	assert.Equal(t, "9C", view(s, 1).Shown.String())
 	assert.Equal(t, []string{"1 lower", "1 not-black"}, actions(s.Legal(1)))
 	assert.Empty(t, s.Legal(0))
 	ev = apply(t, s, 1, "lower")
-	assert.Equal(t, []string{"answer", "draw", "draw"}, types(ev))
+	assert.Equal(t, []string{"answer", "answered", "draw", "draw"}, types(ev))
 	assert.Contains(t, ev[0].Text, `"lower"`)
-	assert.True(t, ev[1].Public())
-	assert.Equal(t, []int{0}, ev[2].To, "only the sleeper learns the card drawn")
-	assert.Contains(t, ev[2].Text, "3 of diamonds")
-	assert.NotContains(t, ev[1].Text, "3 of diamonds")
+	assert.True(t, ev[0].Public())
+	assert.True(t, ev[2].Public())
+	assert.Equal(t, []int{0}, ev[3].To, "only the sleeper learns the card drawn")
+	assert.Contains(t, ev[3].Text, "3 of diamonds")
+	assert.NotContains(t, ev[2].Text, "3 of diamonds")
 	assert.Equal(t, []int{0}, s.Turn())
 	assert.Equal(t, "3D", view(s, 0).Card.String())
-	assert.Equal(t, []deck.Card{{Rank: 9, Suit: deck.Clubs}}, view(s, game.Table).Discards)
+	assert.Equal(t, []deck.Card{{Rank: 9, Suit: deck.Clubs}}, view(s, 0).Discards)
+	assert.Equal(t, []deck.Card{{Rank: 9, Suit: deck.Clubs}}, view(s, 1).Discards)
+	assert.Empty(t, view(s, game.Table).Discards)
+	assert.Equal(t, 1, view(s, game.Table).ShownCount)
 }
 
 func TestTheSleeperPointsAtOneHandOfAPlayerWithTwoVoices(t *testing.T) {
@@ -129,7 +138,7 @@ func TestTheSleeperPointsAtOneHandOfAPlayerWithTwoVoices(t *testing.T) {
 }
 
 func TestTheSameNumberAndColourSilencesTheVoice(t *testing.T) {
-	s := staged(t, 7, nil, "7D", "3C")
+	s := staged(t, 7, map[string]string{"shown": "public"}, "7D", "3C")
 	ev := apply(t, s, 0, "show", "1")
 	assert.Equal(t, []string{"show", "silenced", "draw", "draw"}, types(ev))
 	assert.Contains(t, ev[1].Text, "7 of hearts")
@@ -232,8 +241,8 @@ func TestAllVoicesSilentLetsTheSleeperSleepTenMinutesPerCardLeft(t *testing.T) {
 		require.False(t, s.Over())
 		ev := apply(t, s, 0, "show", strconv.Itoa(v))
 		if v == 6 {
-			assert.Equal(t, []string{"show", "silenced", "asleep"}, types(ev))
-			assert.Contains(t, ev[2].Text, "400 minutes")
+			assert.Equal(t, []string{"show", "shown", "silenced", "matched", "asleep"}, types(ev))
+			assert.Contains(t, ev[4].Text, "400 minutes")
 		}
 	}
 	require.True(t, s.Over())
@@ -335,8 +344,15 @@ func TestAVoiceCardIsSecretUntilSilenced(t *testing.T) {
 		assert.NotContains(t, viewJSON(t, s, seat), `"7H"`, "seat %d", seat)
 	}
 	apply(t, s, 0, "show", "1")
+	assert.Contains(t, viewJSON(t, s, 0), `"7H"`, "turned to the sleeper once silenced")
+	for _, seat := range []int{game.Table, 2, 3} {
+		assert.NotContains(t, viewJSON(t, s, seat), `"7H"`, "seat %d, once silenced", seat)
+	}
+
+	s = staged(t, 4, map[string]string{"shown": "public"}, "7D")
+	apply(t, s, 0, "show", "1")
 	for _, seat := range []int{game.Table, 0, 2, 3} {
-		assert.Contains(t, viewJSON(t, s, seat), `"7H"`, "seat %d, once silenced", seat)
+		assert.Contains(t, viewJSON(t, s, seat), `"7H"`, "seat %d, once silenced, with shown=public", seat)
 	}
 }
 
@@ -347,8 +363,20 @@ func TestTheSleepersCardIsSecretUntilShown(t *testing.T) {
 		assert.NotContains(t, viewJSON(t, s, seat), `"9C"`, "seat %d", seat)
 	}
 	apply(t, s, 0, "show", "3")
+	// With 5 players voice 3 is seat 3's.
+	assert.Contains(t, viewJSON(t, s, 3), `"9C"`, "the voice it is shown to sees it")
+	for _, seat := range []int{game.Table, 1, 2, 4} {
+		assert.NotContains(t, viewJSON(t, s, seat), `"9C"`, "seat %d, once shown to another voice", seat)
+	}
+	apply(t, s, 3, "higher")
+	for _, seat := range []int{game.Table, 1, 2, 4} {
+		assert.NotContains(t, viewJSON(t, s, seat), `"9C"`, "seat %d, after the answer", seat)
+	}
+
+	s = staged(t, 5, map[string]string{"shown": "public"}, "9C")
+	apply(t, s, 0, "show", "3")
 	for _, seat := range []int{game.Table, 1, 2, 3, 4} {
-		assert.Contains(t, viewJSON(t, s, seat), `"9C"`, "seat %d, once shown", seat)
+		assert.Contains(t, viewJSON(t, s, seat), `"9C"`, "seat %d, once shown, with shown=public", seat)
 	}
 }
 
@@ -382,15 +410,15 @@ func TestAcesAreLowUnlessTheOptionPutsThemHigh(t *testing.T) {
 }
 
 func TestNotesKeepThePastAnswersUnlessSwitchedOff(t *testing.T) {
-	on := staged(t, 4, nil, "9C")
-	off := staged(t, 4, map[string]string{"notes": "no"}, "9C")
+	on := staged(t, 4, map[string]string{"shown": "public"}, "9C")
+	off := staged(t, 4, map[string]string{"notes": "no", "shown": "public"}, "9C")
 	for _, s := range []game.State{on, off} {
 		apply(t, s, 0, "show", "1")
 		apply(t, s, 1, "not-black")
 	}
 	tv := view(on, game.Table)
 	require.Len(t, tv.Voices[0].Answers, 1)
-	assert.Equal(t, insomnia.Answer{Shown: deck.Card{Rank: 9, Suit: deck.Clubs}, Said: "not-black"}, tv.Voices[0].Answers[0])
+	assert.Equal(t, insomnia.Answer{Shown: &deck.Card{Rank: 9, Suit: deck.Clubs}, Said: "not-black"}, tv.Voices[0].Answers[0])
 	assert.True(t, tv.Voices[0].ColourSaid)
 	for _, seat := range []int{game.Table, 0, 2} {
 		v := view(off, seat)
@@ -431,7 +459,7 @@ func TestTheBotShowsACardToTheVoiceItHasPinnedDown(t *testing.T) {
 	m := bot.Choose(s, 0, &r)
 	assert.Equal(t, "0 show 1", m.String())
 	ev := apply(t, s, m.Seat, m.Action, m.Args...)
-	assert.Equal(t, "silenced", ev[1].Type)
+	assert.Contains(t, types(ev), "silenced")
 }
 
 func TestTheBotVoiceGivesTheVaguestTrueAnswer(t *testing.T) {
@@ -449,4 +477,49 @@ func TestTheBotVoiceGivesTheVaguestTrueAnswer(t *testing.T) {
 	s = staged(t, 7, nil, "9S")
 	apply(t, s, 0, "show", "4")
 	assert.Equal(t, "4 not-black", bot.Choose(s, 4, &r).String())
+}
+
+// The sleeper turns the card to one voice: its player and the sleeper see
+// it, the other players and the table hear only the answer. A player with
+// two voices sees what is shown to either of its hands.
+func TestTheShownCardIsSeenOnlyByTheSleeperAndTheVoiceShownIt(t *testing.T) {
+	// 4 players: seat 1 holds voices 1 (7H) and 4 (10D), seat 2 voices 2
+	// and 5, seat 3 voices 3 and 6.
+	s := staged(t, 4, nil, "9C", "8S")
+	ev := apply(t, s, 0, "show", "4")
+	for _, e := range ev {
+		if e.Public() {
+			assert.NotContains(t, e.Text, "9 of clubs", "public: %s", e.Text)
+		} else {
+			assert.Equal(t, []int{0, 1}, e.To)
+		}
+	}
+	for seat, sees := range map[int]bool{game.Table: false, 0: true, 1: true, 2: false, 3: false} {
+		v := view(s, seat)
+		assert.Equal(t, 4, v.Asked, "everyone knows which voice is asked")
+		assert.Equal(t, sees, v.Shown != nil, "seat %d", seat)
+		assert.Equal(t, sees, strings.Contains(viewJSON(t, s, seat), `"9C"`), "seat %d", seat)
+	}
+	ev = apply(t, s, 1, "higher")
+	assert.Contains(t, ev[0].Text, `"higher"`)
+	assert.NotContains(t, ev[0].Text, "9 of clubs")
+	// Voice 2 (2C) is seat 2's: seat 1 does not see what it is shown.
+	apply(t, s, 0, "show", "2")
+	assert.Nil(t, view(s, 1).Shown)
+	assert.NotNil(t, view(s, 2).Shown)
+	apply(t, s, 2, "lower")
+	for seat, want := range map[int][]string{0: {"9C", "8S"}, 1: {"9C"}, 2: {"8S"}, 3: nil, game.Table: nil} {
+		v := view(s, seat)
+		var got []string
+		for _, c := range v.Discards {
+			got = append(got, c.String())
+		}
+		assert.Equal(t, want, got, "seat %d", seat)
+		assert.Equal(t, 2, v.ShownCount)
+		// The notes list every answer; the card only where it was seen.
+		a := v.Voices[3].Answers
+		require.Len(t, a, 1)
+		assert.Equal(t, "higher", a[0].Said)
+		assert.Equal(t, seat == 0 || seat == 1, a[0].Shown != nil, "seat %d", seat)
+	}
 }

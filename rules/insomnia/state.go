@@ -59,6 +59,7 @@ type state struct {
 	players int
 	aceHigh bool
 	notes   bool
+	public  bool // shown=public: shown cards and silenced voices' cards are everyone's
 
 	phase  int8
 	voices [Voices]voice
@@ -78,8 +79,9 @@ type state struct {
 	clues  [PileSize]clue
 	nClues int
 
-	// known[v] is every card voice v may still hold as far as the table
-	// knows from what has been shown and said (the bot's memory).
+	// known[v] is every card voice v may still hold as far as the sleeper
+	// knows from what has been shown and said (the sleeper bot's memory;
+	// with shown=public, everyone's).
 	known [Voices]uint64
 }
 
@@ -160,8 +162,14 @@ func (s *state) show(m game.Move) ([]game.Event, error) {
 	}
 	x := s.card
 	events := make([]game.Event, 0, 4)
-	events = append(events, game.Event{Type: "show", Text: seat0 + " shows the " + name(x) + " to " + s.voiceLabel(v) + "."})
 	vc := &s.voices[v]
+	if s.public {
+		events = append(events, game.Event{Type: "show", Text: seat0 + " shows the " + name(x) + " to " + s.voiceLabel(v) + "."})
+	} else {
+		events = append(events,
+			game.Event{Type: "show", Text: seat0 + " shows a card to " + s.voiceLabel(v) + "."},
+			game.Event{Type: "shown", Text: seat0 + " shows the " + name(x) + " to " + s.voiceLabel(v) + ".", To: s.pair(v)})
+	}
 	if !matches(x, vc.card) {
 		s.phase = phaseAnswer
 		s.asked = v
@@ -177,7 +185,13 @@ func (s *state) show(m game.Move) ([]game.Event, error) {
 		}
 	}
 	s.known[v] = bit(vc.card)
-	events = append(events, game.Event{Type: "silenced", Text: "It matches the " + name(vc.card) + " in number and colour: " + s.voiceLabel(v) + " falls silent" + stillTalking[Voices-s.silent]})
+	if s.public {
+		events = append(events, game.Event{Type: "silenced", Text: "It matches the " + name(vc.card) + " in number and colour: " + s.voiceLabel(v) + " falls silent" + stillTalking[Voices-s.silent]})
+	} else {
+		events = append(events,
+			game.Event{Type: "silenced", Text: "It matches: " + s.voiceLabel(v) + " turns its card to the sleeper and falls silent" + stillTalking[Voices-s.silent]},
+			game.Event{Type: "matched", Text: "The " + name(x) + " matches the " + name(vc.card) + " in number and colour.", To: s.pair(v)})
+	}
 	return s.next(events), nil
 }
 
@@ -265,9 +279,24 @@ func (s *state) answer(m game.Move, a int8) ([]game.Event, error) {
 	}
 	s.phase = phaseShow
 	s.asked = -1
-	events := make([]game.Event, 1, 4)
-	events[0] = game.Event{Type: "answer", Text: "Voice " + voiceArgs[v] + " (" + s.holder(v) + ") says \"" + answerWords[a] + "\" to the " + name(x) + "."}
+	events := make([]game.Event, 1, 5)
+	if s.public {
+		events[0] = game.Event{Type: "answer", Text: "Voice " + voiceArgs[v] + " (" + s.holder(v) + ") says \"" + answerWords[a] + "\" to the " + name(x) + "."}
+	} else {
+		events[0] = game.Event{Type: "answer", Text: "Voice " + voiceArgs[v] + " (" + s.holder(v) + ") says \"" + answerWords[a] + "\"."}
+		events = append(events, game.Event{Type: "answered", Text: "Voice " + voiceArgs[v] + " said \"" + answerWords[a] + "\" to the " + name(x) + ".", To: s.pair(v)})
+	}
 	return s.next(events), nil
+}
+
+// pair is who sees a card shown to voice v: the sleeper and v's player.
+func (s *state) pair(v int) []int { return []int{Sleeper, s.voices[v].seat} }
+
+// sees reports whether seat may see the cards shown to voice v (and v's
+// card once it is silenced): everyone with shown=public, else the sleeper
+// and v's player.
+func (s *state) sees(seat, v int) bool {
+	return s.public || seat == Sleeper || seat == s.voices[v].seat
 }
 
 func b2i(b bool) int {

@@ -15,16 +15,23 @@ type View struct {
 	// Card is the sleeper's freshly drawn card, in the sleeper's view only,
 	// until it is shown.
 	Card *deck.Card `json:"card,omitempty"`
-	// Shown is the card being shown to voice Asked, waiting for its answer.
+	// Shown is the card being shown to voice Asked, waiting for its answer:
+	// in the views of the sleeper and of the voice's player (everyone's
+	// with shown=public). Asked is public.
 	Shown *deck.Card `json:"shown,omitempty"`
 	Asked int        `json:"asked,omitempty"`
 	// Deck counts the cards still to draw; Sleep is what they would be
 	// worth in minutes if every voice fell silent now.
-	Deck     int         `json:"deck"`
-	Sleep    int         `json:"sleep_minutes"`
-	Silent   int         `json:"silent"`
-	Voices   []VoiceView `json:"voices"`
-	Discards []deck.Card `json:"discards"`
+	Deck   int         `json:"deck"`
+	Sleep  int         `json:"sleep_minutes"`
+	Silent int         `json:"silent"`
+	Voices []VoiceView `json:"voices"`
+	// Discards are the cards already shown that this seat saw: all of them
+	// for the sleeper (and everyone with shown=public), those shown to its
+	// own voices for a voice's player, none for the table. ShownCount
+	// counts them all.
+	Discards   []deck.Card `json:"discards"`
+	ShownCount int         `json:"shown_count"`
 }
 
 // VoiceView is one voice as a seat sees it.
@@ -32,7 +39,8 @@ type VoiceView struct {
 	Voice int    `json:"voice"` // 1 to 6
 	Seat  int    `json:"seat"`
 	Hand  string `json:"hand,omitempty"` // "left" or "right" when the seat holds two voices
-	// Card is shown to the voice's holder, and to everyone once silenced.
+	// Card is shown to the voice's holder, and once silenced to the sleeper
+	// (to everyone with shown=public).
 	Card   *deck.Card `json:"card,omitempty"`
 	Silent bool       `json:"silent"`
 	// ColourSaid: the voice has said "not red" or "not black" (shown to
@@ -43,10 +51,12 @@ type VoiceView struct {
 }
 
 // Answer is a card shown to a voice and what it said: "higher", "lower",
-// "not-red", "not-black", or "silenced".
+// "not-red", "not-black", or "silenced". Shown is left out where the seat
+// did not see the card (shown=private: all but the sleeper and the voice's
+// player hear only the answer).
 type Answer struct {
-	Shown deck.Card `json:"shown"`
-	Said  string    `json:"said"`
+	Shown *deck.Card `json:"shown,omitempty"`
+	Said  string     `json:"said"`
 }
 
 var phaseNames = [...]string{"show", "answer", "over"}
@@ -55,13 +65,19 @@ var handNames = [...]string{"", "left", "right"}
 
 func (s *state) View(seat int) any {
 	v := View{
-		Seat:     seat,
-		Sleeper:  Sleeper,
-		Phase:    phaseNames[s.phase],
-		Deck:     PileSize - s.drawn,
-		Silent:   s.silent,
-		Voices:   make([]VoiceView, Voices),
-		Discards: append([]deck.Card{}, s.discards[:s.nDiscards]...),
+		Seat:       seat,
+		Sleeper:    Sleeper,
+		Phase:      phaseNames[s.phase],
+		Deck:       PileSize - s.drawn,
+		Silent:     s.silent,
+		Voices:     make([]VoiceView, Voices),
+		Discards:   make([]deck.Card, 0, s.nDiscards),
+		ShownCount: s.nDiscards,
+	}
+	for i := 0; i < s.nDiscards; i++ {
+		if s.sees(seat, int(s.clues[i].voice)) || s.g.leak {
+			v.Discards = append(v.Discards, s.discards[i])
+		}
 	}
 	v.Sleep = v.Deck * MinutesPerCard
 	switch s.phase {
@@ -71,8 +87,10 @@ func (s *state) View(seat int) any {
 			v.Card = &c
 		}
 	case phaseAnswer:
-		c := s.card
-		v.Shown = &c
+		if s.sees(seat, s.asked) || s.g.leak {
+			c := s.card
+			v.Shown = &c
+		}
 		v.Asked = s.asked + 1
 	}
 	for i := range s.voices {
@@ -82,7 +100,7 @@ func (s *state) View(seat int) any {
 		if own {
 			v.Mine = append(v.Mine, i+1)
 		}
-		if own || vc.silent || s.g.leak {
+		if own || vc.silent && s.sees(seat, i) || s.g.leak {
 			c := vc.card
 			vv.Card = &c
 		}
@@ -95,7 +113,12 @@ func (s *state) View(seat int) any {
 		for i := 0; i < s.nClues; i++ {
 			cl := s.clues[i]
 			vv := &v.Voices[cl.voice]
-			vv.Answers = append(vv.Answers, Answer{Shown: cl.shown, Said: answerNames[cl.answer]})
+			a := Answer{Said: answerNames[cl.answer]}
+			if s.sees(seat, int(cl.voice)) {
+				c := cl.shown
+				a.Shown = &c
+			}
+			vv.Answers = append(vv.Answers, a)
 		}
 	}
 	if s.g.leak {
