@@ -99,6 +99,13 @@
 //     suit; a warrior may end holding another clan's card.
 //  10. The rulebook says "equal to or lower than" the tricks twice and "lower
 //     than" once: the default is the former, option qualify=below the latter.
+//     Read literally the sentence mixes them: the covered branch opens when
+//     some final card is equal to or lower than its tricks, and its winner is
+//     the highest card lower than them, which leaves no winner when the only
+//     cards in reach equal their tricks. qualify=below applies "lower than"
+//     throughout instead: a final card equal to its tricks is not covered at
+//     all, so if no card is strictly below its tricks, the lowest final card
+//     wins (the card equal to its tricks competes there like any other).
 //  11. The tie-breaks (more tricks, then reverse order of play from the
 //     Tortoise) go by clan, not by seat; the Dragon, unnamed in the list,
 //     comes last. When no card is covered, the same tie-breaks apply to the

@@ -37,6 +37,35 @@ func TestEachSeatTakesTheThirteenCardsOfItsClansSuit(t *testing.T) {
 	assert.Equal(t, 13, v.Players[2].Cards)
 }
 
+// The Tortoise describes where the fight takes place; without a Tortoise
+// the White Tiger does, and without either the Phoenix.
+func TestTheSettingIsDescribedByTheTortoiseElseTheWhiteTigerElseThePhoenix(t *testing.T) {
+	assert.Equal(t, 2, start(t, 3).View(game.Table).(View).SettingBy, "Dragon, Phoenix, White Tiger: the White Tiger")
+	assert.Equal(t, 1, start(t, 2).View(game.Table).(View).SettingBy, "Dragon and Phoenix: the Phoenix")
+	found := map[string]bool{}
+	for seed := uint64(0); seed < 60; seed++ {
+		gs, err := Game.New(game.Config{Players: 2, Seed: seed, Options: map[string]string{OptClans: ClansRandom}})
+		require.NoError(t, err)
+		s := gs.(*state)
+		by := s.View(game.Table).(View).SettingBy
+		has := map[int8]int{}
+		for p := 0; p < 2; p++ {
+			has[s.clan[p]] = p + 1
+		}
+		want := -1
+		for _, c := range []int8{tortoise, tiger, phoenix} {
+			if has[c] > 0 {
+				want = has[c] - 1
+				break
+			}
+		}
+		require.GreaterOrEqual(t, want, 0, "two clans always include one that is not the Dragon")
+		assert.Equal(t, want, by, "clans %v", s.clan)
+		found[clanIDs[s.clan[by]]] = true
+	}
+	assert.Len(t, found, 3, "each of the three describers was seen")
+}
+
 func TestRandomClansGiveEachSeatADifferentClanAndItsSuit(t *testing.T) {
 	seen := map[[4]int8]bool{}
 	for seed := uint64(0); seed < 40; seed++ {
@@ -308,6 +337,19 @@ func TestAFinalCardEqualToTheTricksIsCoveredUnlessTheOptionSaysBelow(t *testing.
 	assert.Equal(t, []int{0}, r.Winners, "7 is no more than 7 tricks")
 	_, r = ending(t, []string{"7D", "4H"}, []int{7, 9}, OptQualify, QualifyBelow)
 	assert.Equal(t, []int{1}, r.Winners, "with \"below\", 7 tricks do not cover a 7")
+}
+
+// With qualify=below a card equal to its tricks is not covered at all: when
+// no card is below its tricks, the lowest final card wins, the equal one
+// among them.
+func TestWithBelowACardEqualToItsTricksIsUncoveredAndTheLowestCardWins(t *testing.T) {
+	_, r := ending(t, []string{"7D", "9H"}, []int{7, 3}, OptQualify, QualifyBelow)
+	assert.Equal(t, []int{0}, r.Winners, "nobody is below their tricks: the 7 is the lowest card")
+	assert.Contains(t, r.Text, "nobody's final card was worth less than their tricks")
+	_, r = ending(t, []string{"7D", "5H"}, []int{7, 3}, OptQualify, QualifyBelow)
+	assert.Equal(t, []int{1}, r.Winners, "neither card is covered, and the 5 is the lower")
+	_, r = ending(t, []string{"7D", "5H"}, []int{7, 3})
+	assert.Equal(t, []int{0}, r.Winners, "by default the equal 7 is covered and wins")
 }
 
 func TestAnAceFinalCardCountsAsOne(t *testing.T) {
