@@ -471,12 +471,67 @@ func sendStatic(c *fiber.Ctx, name string) error {
 	if err != nil {
 		return fail(fiber.StatusNotFound, "not found: /static/"+oneLine(clean))
 	}
-	ct := mime.TypeByExtension(path.Ext(clean))
+	ct := staticTypes[path.Ext(clean)]
+	if ct == "" {
+		ct = mime.TypeByExtension(path.Ext(clean))
+	}
 	if ct == "" {
 		ct = "application/octet-stream"
 	}
 	c.Set(fiber.HeaderContentType, ct)
 	c.Set(fiber.HeaderCacheControl, "no-cache")
 	c.Set("X-Content-Type-Options", "nosniff")
+	c.Set(fiber.HeaderAcceptRanges, "bytes")
+	if rg := c.Get(fiber.HeaderRange); rg != "" {
+		// Safari plays a video only from a server that answers byte
+		// ranges (it asks for bytes=0-1 first).
+		from, to, ok := byteRange(rg, len(b))
+		if !ok {
+			c.Set(fiber.HeaderContentRange, fmt.Sprintf("bytes */%d", len(b)))
+			return c.Status(fiber.StatusRequestedRangeNotSatisfiable).Send(nil)
+		}
+		c.Set(fiber.HeaderContentRange, fmt.Sprintf("bytes %d-%d/%d", from, to, len(b)))
+		return c.Status(fiber.StatusPartialContent).Send(b[from : to+1])
+	}
 	return c.Send(b)
+}
+
+// staticTypes are the content types the system's table may lack.
+var staticTypes = map[string]string{
+	".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8",
+	".mp4": "video/mp4", ".webm": "video/webm", ".png": "image/png", ".svg": "image/svg+xml",
+}
+
+// byteRange reads a Range header of one range, "bytes=FROM-TO", "bytes=FROM-"
+// or "bytes=-LAST", over size bytes: the first and last byte, inclusive.
+func byteRange(h string, size int) (from, to int, ok bool) {
+	spec, found := strings.CutPrefix(strings.TrimSpace(h), "bytes=")
+	if !found || strings.Contains(spec, ",") || size == 0 {
+		return 0, 0, false
+	}
+	a, b, found := strings.Cut(spec, "-")
+	if !found {
+		return 0, 0, false
+	}
+	switch {
+	case a == "":
+		n, err := strconv.Atoi(b)
+		if err != nil || n <= 0 {
+			return 0, 0, false
+		}
+		return max(size-n, 0), size - 1, true
+	default:
+		f, err := strconv.Atoi(a)
+		if err != nil || f < 0 || f >= size {
+			return 0, 0, false
+		}
+		t := size - 1
+		if b != "" {
+			if t, err = strconv.Atoi(b); err != nil || t < f {
+				return 0, 0, false
+			}
+			t = min(t, size-1)
+		}
+		return f, t, true
+	}
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -558,4 +560,43 @@ func TestHostControls(t *testing.T) {
 		assert.NotContains(t, out, tok, "tokens are never logged")
 	}
 	assert.Regexp(t, regexp.MustCompile(`^(room [A-Z]{4}: [^\n]+\n)+$`), out)
+}
+
+// The keep-awake videos are served with their types and in byte ranges
+// (Safari plays a video only from a server that answers ranges).
+func TestStaticFilesAnswerByteRanges(t *testing.T) {
+	s := newTestServer(t, Config{})
+	whole, err := staticFile("awake.mp4")
+	require.NoError(t, err)
+	get := func(path, rng string) resp {
+		req, err := http.NewRequest("GET", "http://tableref.test"+path, nil)
+		require.NoError(t, err)
+		if rng != "" {
+			req.Header.Set("Range", rng)
+		}
+		res, err := s.App().Test(req, -1)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return resp{status: res.StatusCode, body: b, header: res.Header}
+	}
+	r := get("/static/awake.mp4", "")
+	assert.Equal(t, 200, r.status)
+	assert.Equal(t, "video/mp4", r.header.Get("Content-Type"))
+	assert.Equal(t, "bytes", r.header.Get("Accept-Ranges"))
+	assert.Equal(t, whole, r.body)
+	assert.Equal(t, "video/webm", get("/static/awake.webm", "").header.Get("Content-Type"))
+
+	r = get("/static/awake.mp4", "bytes=0-1")
+	assert.Equal(t, 206, r.status)
+	assert.Equal(t, whole[:2], r.body)
+	assert.Equal(t, fmt.Sprintf("bytes 0-1/%d", len(whole)), r.header.Get("Content-Range"))
+	r = get("/static/awake.mp4", "bytes=100-")
+	assert.Equal(t, 206, r.status)
+	assert.Equal(t, whole[100:], r.body)
+	r = get("/static/awake.mp4", "bytes=-10")
+	assert.Equal(t, whole[len(whole)-10:], r.body)
+	r = get("/static/awake.mp4", fmt.Sprintf("bytes=%d-", len(whole)))
+	assert.Equal(t, 416, r.status)
+	assert.Equal(t, fmt.Sprintf("bytes */%d", len(whole)), r.header.Get("Content-Range"))
 }
