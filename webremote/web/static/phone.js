@@ -1,11 +1,11 @@
 // The phone: join a room with a name, then show this seat's private view,
 // whose turn it is and what the player can do, as big buttons.
-import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, movesEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
+import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, waitingText, viewEl, movesEl, eventsEl, hearingEl, timersEl, named, noteServerTime } from "/static/common.js";
 
 const room = roomFromPath();
 const key = "tableref.seat." + room;
 const app = $("#app");
-let conn = null, last = null, wasMyTurn = false, wakeLock = null;
+let conn = null, last = null, wasMyTurn = false;
 
 function joinForm(message) {
   const name = h("input", { id: "name", maxlength: "24", autocomplete: "nickname", placeholder: "Your name", required: true });
@@ -20,20 +20,89 @@ function joinForm(message) {
   name.focus();
 }
 
-async function keepAwake(on) {
+// ---- keeping the screen awake during a game ----
+// The Screen Wake Lock works only in a secure context (https, or the
+// laptop's own localhost); phones open the remote over plain http on the
+// home network, where navigator.wakeLock does not exist. There, as when
+// the lock is refused, a tiny muted looping inline video plays: a playing
+// video keeps a phone's screen on. Browsers may want a tap before playing
+// it; the phone then says so, and says too when nothing works.
+// document.body.dataset.awake tells which: wakelock, video, tap or none.
+const awake = { want: false, lock: null, video: null, armed: false };
+
+function lockUsable() { return window.isSecureContext && "wakeLock" in navigator; }
+
+function awakeSays(how) {
+  document.body.dataset.awake = how;
+  const el = $("#awake");
+  const say = {
+    tap: "Tap anywhere to keep this screen on during the game.",
+    none: "This phone may turn its screen off during the game: set a longer screen timeout in its settings.",
+  }[how] || "";
+  el.textContent = say;
+  el.classList.toggle("show", !!say && awake.want);
+}
+
+function awakeVideo() {
+  if (awake.video) return awake.video;
+  const v = h("video", { id: "awake-video", muted: true, loop: true, playsinline: true, "webkit-playsinline": true, "aria-hidden": "true", title: "keeps the screen on" },
+    h("source", { src: "/static/awake.mp4", type: "video/mp4" }), h("source", { src: "/static/awake.webm", type: "video/webm" }));
+  v.muted = true; // the attribute alone is not enough for some browsers' autoplay rules
+  document.body.append(v);
+  awake.video = v;
+  return v;
+}
+
+async function playVideo() {
+  if (!awake.want) return;
+  const v = awakeVideo();
   try {
-    if (on && !wakeLock && "wakeLock" in navigator) {
-      wakeLock = await navigator.wakeLock.request("screen");
-      wakeLock.addEventListener("release", () => { wakeLock = null; });
-    } else if (!on && wakeLock) { await wakeLock.release(); wakeLock = null; }
-  } catch (e) { /* not allowed now: tried again on the next state */ }
+    await v.play();
+    awakeSays("video");
+  } catch (e) {
+    if (e && e.name === "NotAllowedError") { awakeSays("tap"); armTap(); } // needs a tap first
+    else awakeSays("none"); // the video cannot play at all
+  }
+}
+
+// armTap starts the video on the next tap anywhere (a user gesture).
+function armTap() {
+  if (awake.armed) return;
+  awake.armed = true;
+  const go = () => {
+    ["pointerdown", "touchend", "click", "keydown"].forEach((t) => document.removeEventListener(t, go, true));
+    awake.armed = false;
+    playVideo();
+  };
+  ["pointerdown", "touchend", "click", "keydown"].forEach((t) => document.addEventListener(t, go, true));
+}
+
+async function keepAwake(on) {
+  awake.want = on;
+  if (!on) {
+    if (awake.lock) { const l = awake.lock; awake.lock = null; try { await l.release(); } catch (e) { /* gone already */ } }
+    if (awake.video) awake.video.pause();
+    awakeSays(document.body.dataset.awake || "");
+    return;
+  }
+  if (awake.lock || (awake.video && !awake.video.paused)) return;
+  if (lockUsable()) {
+    try {
+      awake.lock = await navigator.wakeLock.request("screen");
+      awake.lock.addEventListener("release", () => { awake.lock = null; });
+      awakeSays("wakelock");
+      return;
+    } catch (e) { /* refused (a policy, the page hidden): the video instead */ }
+  }
+  await playVideo();
 }
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible" && last) keepAwake(last.room.status === "playing"); });
 
 function render(st) {
   last = st;
   const r = st.room;
-  const mine = (st.turn || []).includes(r.you) && r.status === "playing" && !st.over;
+  const playing = r.status === "playing" && !st.over;
+  const mine = (st.turn || []).includes(r.you) && playing;
   if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
   wasMyTurn = mine;
   keepAwake(r.status === "playing");
@@ -42,17 +111,26 @@ function render(st) {
   if (st.over) bannerClass += " over"; else if (r.status === "paused") bannerClass += " paused"; else if (mine) bannerClass += " you";
   const banner = h("div", { class: bannerClass, id: "banner" }, mine ? "Your turn — " + name : turnText(st));
   const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq);
-  fill(app, 
+  const moves = movesEl(st, send, r.game);
+  // The seat's own secret (the trainer's card, a hand) comes first: it is
+  // what the player looks at; the microphone's news comes after the moves.
+  const view = viewEl(st, false);
+  let mineFirst = view && view.querySelector(".panel.mine");
+  if (mineFirst) mineFirst.remove();
+  if (moves && moves.querySelector(".cardpick")) mineFirst = null; // the hand is in the moves already
+  fill(app,
     banner,
-    h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, name)),
+    playing && !moves ? h("p.waiting", { id: "waiting" }, waitingText(st)) : null,
+    mineFirst,
+    moves,
+    timersEl(st),
     r.status === "lobby" ? h("div.panel", h("h2", "Players"), h("ul.events", r.players.map((p) => h("li", p.name))),
       h("p.muted", "The game starts when the host starts it.")) : null,
-    timersEl(st),
+    view,
     hearingEl(st),
-    movesEl(st, send, r.game),
-    viewEl(st, false),
     st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null,
-    h("div.panel", h("h2", "What happened"), eventsEl(st.events_all || st.events, st.names)));
+    h("div.panel", h("h2", "What happened"), eventsEl(st.events_all || st.events, st.names)),
+    h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, name)));
 }
 
 // events accumulate: each state carries what came after the last one.
@@ -71,7 +149,7 @@ function start(token) {
   conn = connect(room, token, {
     onState,
     onOnline: (on) => $("#offline").classList.toggle("show", !on),
-    onRevoked: () => { localStorage.removeItem(key); joinForm("You were removed from the room, or it ended. Join again?"); },
+    onRevoked: () => { localStorage.removeItem(key); keepAwake(false); joinForm("You were removed from the room, or it ended. Join again?"); },
   });
 }
 
@@ -81,6 +159,7 @@ async function boot() {
   if (!token) return joinForm();
   const r = await api("GET", `/api/rooms/${room}/view`, undefined, token);
   if (r.status === 401 || r.status === 404) { localStorage.removeItem(key); return joinForm(r.data.error); }
+  noteServerTime(r.data.now);
   start(token);
 }
 setInterval(tick, 250);

@@ -1,6 +1,9 @@
-// The table screen (the host's laptop or a TV): the public view, large; the
-// room code and QR while people join; the host's controls.
-import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, eventsEl, hearingEl, timersEl, named } from "/static/common.js";
+// The table screen (the host's laptop, or a TV): the public state, large
+// enough to read across a room; the room code, QR code and join address
+// while people join; the announcements. With the host's key (kept from
+// creating the room) it also has the host's controls, folded away; without
+// it, it is a read-only view of the public table (a TV: /t/CODE).
+import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, eventsEl, hearingEl, timersEl, named, seatColour, noteServerTime } from "/static/common.js";
 
 const room = roomFromPath();
 const key = "tableref.host." + room;
@@ -8,6 +11,8 @@ const app = $("#app");
 let token = localStorage.getItem(key);
 const frag = new URLSearchParams(location.hash.slice(1));
 if (frag.get("host")) { token = frag.get("host"); localStorage.setItem(key, token); history.replaceState(null, "", location.pathname); }
+let hostOpen = false; // the host panel stays as the host left it across redraws
+const timerForm = { name: "sand", seconds: "60" };
 
 async function host(action, body, confirmText) {
   if (confirmText && !confirm(confirmText)) return;
@@ -21,44 +26,77 @@ function render(st) {
   for (const e of st.events || []) if (!seen.has(e.seq + "|" + e.type + "|" + e.text)) log.push(e);
   log = log.slice(-60);
   const r = st.room;
+  const isHost = !!r.host;
   const lobby = r.status === "lobby";
   // The server's join address (its LAN address), as in the QR code: this
   // screen's own origin may be 127.0.0.1, which phones cannot reach.
   const joinURL = r.join_url || `${location.origin}/j/${r.code}`;
-  const players = h("div.players", r.players.map((p) => h("div.player" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : ""),
-    h("span.dot" + (p.connected ? ".on" : "")), p.name, p.vacant ? " (left)" : "",
-    h("button", { title: "remove " + p.name, onclick: () => host("kick", { seat: p.seat }, `Remove ${p.name} from the room?`) }, "✕"))));
+  const taken = r.players.map((p) => p.seat);
+  const players = h("div.players", r.players.map((p, i) => h("div.player" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : "") + (p.connected ? "" : ".away"), { "data-seat": p.seat },
+    h("span.who", { style: `--c:${seatColour(i)}` }, p.name), p.vacant ? " (left)" : !p.connected ? " (offline)" : "",
+    isHost && lobby && i > 0 ? h("button.small", { title: `move ${p.name} earlier`, "data-move-earlier": p.seat, onclick: () => host("seat", { seat: p.seat, to: taken[i - 1] }) }, "◀") : null,
+    isHost && lobby && i < taken.length - 1 ? h("button.small", { title: `move ${p.name} later`, onclick: () => host("seat", { seat: p.seat, to: taken[i + 1] }) }, "▶") : null,
+    isHost ? h("button.small", { title: "remove " + p.name, onclick: () => host("kick", { seat: p.seat }, `Remove ${p.name} from the room?`) }, "✕") : null)));
+
+  // While people join, the code and the QR code are the screen; later
+  // they keep a corner for latecomers.
+  const join = h("div.panel.join" + (lobby ? ".big" : ""), { id: "join" },
+    h("div.joincode", h("div.muted", "Room"), h("div.code", r.code)),
+    h("img.qr" + (lobby ? "" : ".small"), { src: `/api/rooms/${r.code}/qr.png`, alt: "QR code to join" }),
+    h("div.joinurl", "Join at ", h("strong", { id: "join-url" }, joinURL)));
+
+  const main = lobby
+    ? h("div",
+      h("div", { class: "banner", id: "banner" }, `Scan the code to join — ${turnText(st).toLowerCase()}`),
+      join,
+      h("div.panel", h("h2", `Players: ${r.players.length} joined, ${r.seats} seats`), players,
+        isHost ? h("p.muted", "The order here is the order of play (◀ ▶ to change it).") : null,
+        isHost ? h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`) : null))
+    : h("div",
+      h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
+      viewEl(st, true), hearingEl(st),
+      st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null);
+
+  fill(app,
+    h("h1", `${r.name} · room ${r.code}`),
+    h("div.tablegrid",
+      main,
+      h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players),
+        h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 8)),
+        isHost ? hostPanel(st) : h("p.muted.small", "This screen shows the public table. The host's controls are on the screen that created the room."))));
+}
+
+// hostPanel holds the host's controls, folded away so that the public
+// state has the screen.
+function hostPanel(st) {
+  const r = st.room;
+  const lobby = r.status === "lobby";
   const controls = h("div.row",
-    lobby ? h("button.primary", { id: "start", onclick: () => host("start") }, "Start the game") : null,
     h("button", { id: "lock", onclick: () => host("lock", { locked: !r.locked }) }, r.locked ? "Unlock the room" : "Lock the room"),
     !lobby && r.status !== "over" ? h("button", { id: "pause", onclick: () => host("pause", { paused: r.status !== "paused" }) }, r.status === "paused" ? "Resume" : "Pause") : null,
     !lobby ? h("button", { id: "restart", onclick: () => host("restart", {}, "Start a new game with the same players?") }, "New game") : null,
     h("button.danger", { id: "end", onclick: () => host("end", {}, "End this room for everyone?") }, "End the room"));
-  const tname = h("input", { id: "timer-name", placeholder: "timer name", value: "sand", maxlength: "24" });
-  const tsecs = h("input", { id: "timer-seconds", type: "number", min: "1", max: "7200", value: "60" });
+  // The form keeps what the host typed across redraws.
+  const tname = h("input", { id: "timer-name", placeholder: "timer name", value: timerForm.name, maxlength: "24", oninput: () => { timerForm.name = tname.value; } });
+  const tsecs = h("input", { id: "timer-seconds", type: "number", min: "1", max: "7200", value: timerForm.seconds, oninput: () => { timerForm.seconds = tsecs.value; } });
   const timer = (action) => host("timers", { name: tname.value, action, seconds: +tsecs.value });
-  const timers = h("div.panel", h("h2", "Timers"), h("div.row", tname, tsecs),
-    h("div.row", ["create", "start", "pause", "flip", "reset", "delete"].map((a) => h("button", { "data-timer-action": a, onclick: () => timer(a) }, a))));
-  const join = h("div.panel", { id: "join" },
-    h("div.muted", "Room"), h("div.code", r.code),
-    h("img.qr", { src: `/api/rooms/${r.code}/qr.png`, alt: "QR code to join" }),
-    h("div.joinurl", "Join at ", h("strong", joinURL)));
-  const main = h("div",
-    h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)),
-    timersEl(st), hearingEl(st), viewEl(st, true),
-    st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null,
-    h("div.panel", h("h2", "Players"), players));
-  fill(app, 
-    h("h1", `${r.name} · room ${r.code}`),
-    h("div.tablegrid",
-      h("div", lobby ? h("div.panel", h("h2", `Players (${r.players.length} of ${r.seats})`), players, h("p.muted", "Scan the code with your phone to join.")) : main),
-      h("div", join, h("div.panel", h("h2", "Host"), controls), timers, h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 10)))));
+  const timers = h("div", h("h2", "Timers"), h("div.row.timerform", tname, tsecs),
+    h("div.row", ["create", "start", "pause", "flip", "reset", "delete"].map((a) => h("button.small", { "data-timer-action": a, onclick: () => timer(a) }, a))));
+  const tv = h("div", { id: "tv" }, h("h2", "Show the table on a TV"),
+    h("p", "Open this address on the TV (no host powers there): ", h("strong", { id: "table-url" }, r.table_url || `${location.origin}/t/${r.code}`)),
+    h("img.qr.small", { src: `/api/rooms/${r.code}/qr.png?for=table`, alt: "QR code of the table's address" }));
+  const d = h("details.panel.hostpanel", { id: "host-panel", open: hostOpen }, h("summary", "Host controls"), controls, timers, tv);
+  d.addEventListener("toggle", () => { hostOpen = d.open; });
+  return d;
 }
 
-function boot() {
+async function boot() {
   if (!token) {
-    fill(app, h("h1", `Room ${room}`), h("p", "This screen does not hold the host's key for this room. Open the room from the computer that created it, or create a new one."), h("a.btn", { href: "/" }, "Create a room"));
-    return;
+    // A TV: the public table, read-only, needs no key.
+    const r = await api("GET", `/api/rooms/${room}/table`);
+    if (r.status !== 200) { fill(app, h("h1", `Room ${room}`), h("p", r.data.error || "no such room"), h("a.btn", { href: "/" }, "Create a room")); return; }
+    noteServerTime(r.data.now);
+    render(r.data);
   }
   connect(room, token, { onState: render, onOnline: (on) => $("#offline").classList.toggle("show", !on),
     onRevoked: () => fill(app, h("h1", `Room ${room} has ended`), h("a.btn", { href: "/" }, "Create a room")) });
