@@ -526,3 +526,23 @@ func TestThePhoneKeepsItsScreenOn(t *testing.T) {
 		})
 	}
 }
+
+// TestTimersCountAgainstTheServersClock opens a phone whose clock is an
+// hour fast: its timers still show the time the server's clock leaves.
+func TestTimersCountAgainstTheServersClock(t *testing.T) {
+	sv := serveAndBrowse(t, 60*time.Second)
+	room, host, tok := startRoom(t, sv.base, "deck")
+	post(t, sv.base+"/api/rooms/"+room+"/timers", host, map[string]any{"name": "sand", "action": "create", "seconds": 90}, nil)
+	post(t, sv.base+"/api/rooms/"+room+"/timers", host, map[string]any{"name": "sand", "action": "start"}, nil)
+	ctx, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	defer cancel()
+	p := page{t, "phone", ctx}
+	p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)),
+		onEveryPage(`{ const now = Date.now; Date.now = () => now() + 3600e3; }`), // an hour fast
+		chromedp.Navigate(sv.lan+"/static/app.css"),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf("localStorage.setItem(%q, %q)", "tableref.seat."+room, tok)),
+		chromedp.Navigate(sv.lan+"/j/"+room))
+	p.waitJS("the timer", `document.querySelector('[data-timer="sand"]')`)
+	time.Sleep(600 * time.Millisecond) // a few ticks
+	require.Regexp(t, `^sand 1:(2\d|30)$`, p.text(`document.querySelector('[data-timer="sand"]').textContent`))
+}
