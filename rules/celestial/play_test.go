@@ -28,7 +28,8 @@ func secrets(gs game.State, owner int) []string {
 	var out []string
 	cards := func(m uint64) {
 		for m &^= public; m != 0; m &= m - 1 {
-			out = append(out, `"`+cardNames[lowest(m&-m)]+`"`)
+			name := cardNames[lowest(m&-m)]
+			out = append(out, gametest.Alias(`"`+name+`"`, " "+name+" "))
 		}
 	}
 	if owner == game.Table {
@@ -50,6 +51,21 @@ func secrets(gs game.State, owner int) []string {
 	return out
 }
 
+// notHeld are well-formed moves the rules refuse: laying, discarding or
+// keeping a card the seat does not hold.
+func notHeld(gs game.State, seat int) []game.Move {
+	s := gs.(*state)
+	var out []game.Move
+	for c := 0; c < 52 && len(out) < 6; c++ {
+		if s.hand[seat]&(1<<uint(c)) == 0 {
+			for _, a := range []string{"play", "discard", "keep"} {
+				out = append(out, game.M(seat, a, cardNames[c]))
+			}
+		}
+	}
+	return out
+}
+
 func configs() []game.Config {
 	var cs []game.Config
 	for n := 2; n <= 4; n++ {
@@ -63,11 +79,11 @@ func configs() []game.Config {
 }
 
 func TestRandomPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Seed: 1})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Seed: 1, Exhaustive: true, Illegal: notHeld})
 }
 
 func TestBotPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Bot: game.BotFor(Game), Seed: 1000})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Bot: game.BotFor(Game), Seed: 1000, Exhaustive: true, Illegal: notHeld})
 }
 
 func TestTheSecrecyCheckCatchesALeakedHand(t *testing.T) {

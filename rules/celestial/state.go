@@ -260,7 +260,7 @@ func (s *state) attack(m game.Move) ([]game.Event, error) {
 		return nil, s.notNow(m)
 	}
 	if int8(m.Seat) != s.attacker {
-		return nil, game.Refuse(m, "it is %s's turn to attack", game.Seat(int(s.attacker)))
+		return nil, game.RefuseTurn(m, "it is %s's turn to attack", game.Seat(int(s.attacker)))
 	}
 	if len(m.Args) != 1 {
 		return nil, game.Refuse(m, "attack names one opponent, by seat number or clan")
@@ -288,7 +288,7 @@ func (s *state) lay(m game.Move) ([]game.Event, error) {
 	}
 	side := s.side(m.Seat)
 	if side < 0 {
-		return nil, game.Refuse(m, "%s is not in this fight: it is between %s and %s", game.Seat(m.Seat), game.Seat(int(s.attacker)), game.Seat(int(s.defender)))
+		return nil, game.RefuseTurn(m, "%s is not in this fight: it is between %s and %s", game.Seat(m.Seat), game.Seat(int(s.attacker)), game.Seat(int(s.defender)))
 	}
 	slot := &s.pick
 	if discard {
@@ -296,9 +296,9 @@ func (s *state) lay(m game.Move) ([]game.Event, error) {
 	}
 	if slot[side] >= 0 {
 		if discard {
-			return nil, game.Refuse(m, "you have already discarded")
+			return nil, game.RefuseTurn(m, "you have already discarded")
 		}
-		return nil, game.Refuse(m, "you have already laid your card")
+		return nil, game.RefuseTurn(m, "you have already laid your card")
 	}
 	if len(m.Args) != 1 {
 		return nil, game.Refuse(m, "%s takes one card, like 7D", m.Action)
@@ -412,7 +412,7 @@ func (s *state) keep(m game.Move) ([]game.Event, error) {
 		return nil, s.notNow(m)
 	}
 	if int8(m.Seat) != s.keeper {
-		return nil, game.Refuse(m, "only %s, the last warrior with cards to spare, discards down now", game.Seat(int(s.keeper)))
+		return nil, game.RefuseTurn(m, "only %s, the last warrior with cards to spare, discards down now", game.Seat(int(s.keeper)))
 	}
 	if len(m.Args) != 1 {
 		return nil, game.Refuse(m, "keep takes the one card you keep, like 7D")

@@ -316,10 +316,26 @@ func Refuse(m Move, format string, a ...any) error {
 	return &RefusedError{Move: m, Reason: fmt.Sprintf(format, a...)}
 }
 
+// RefuseTurn is the refusal of a move from a seat that may not act now: it
+// is not its turn, or not its part of the turn (RefusedError.Turn is set).
+func RefuseTurn(m Move, format string, a ...any) error {
+	return &RefusedError{Move: m, Reason: fmt.Sprintf(format, a...), Turn: true}
+}
+
 // RefusedError is a move a game refused, and why.
 type RefusedError struct {
 	Move   Move
 	Reason string
+	// Turn marks a refusal because the seat may not act now, whatever the
+	// move (RefuseTurn).
+	Turn bool
+}
+
+// IsTurnRefusal reports whether err refuses a move because its seat may not
+// act now.
+func IsTurnRefusal(err error) bool {
+	var r *RefusedError
+	return errors.As(err, &r) && r.Turn
 }
 
 func (e *RefusedError) Error() string { return e.Reason }

@@ -58,3 +58,26 @@ func VoiceCard(s game.State, v int) (deck.Card, int, bool) {
 	vc := s.(*state).voices[v-1]
 	return vc.card, vc.seat, vc.silent
 }
+
+// ShownTo is a card the sleeper has shown and the seat of the voice it was
+// shown to.
+type ShownTo struct {
+	Card deck.Card
+	Seat int
+}
+
+// Shown lists the cards shown so far, and the one being shown now.
+func Shown(s game.State) []ShownTo {
+	st := s.(*state)
+	var out []ShownTo
+	for i := 0; i < st.nDiscards; i++ {
+		out = append(out, ShownTo{st.discards[i], st.voices[st.clues[i].voice].seat})
+	}
+	if st.phase == phaseAnswer {
+		out = append(out, ShownTo{st.card, st.voices[st.asked].seat})
+	}
+	return out
+}
+
+// Public reports whether the match plays with shown=public.
+func Public(s game.State) bool { return s.(*state).public }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tableref/tableref/rules/deck"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/rules/game/gametest"
 	"github.com/tableref/tableref/rules/insomnia"
@@ -29,6 +30,9 @@ func configs() []game.Config {
 	return out
 }
 
+// card is how a card appears: in views, and in the words of events.
+func card(c deck.Card) string { return gametest.Alias(`"`+c.String()+`"`, c.Name()) }
+
 // secrets: each talking voice's card belongs to its holder, the sleeper's
 // unshown card to the sleeper, and the deck (its order, and every card in
 // it) to nobody.
@@ -41,36 +45,87 @@ func secrets(s game.State, owner int) []string {
 			out = append(out, string(b[1:len(b)-1]))
 		}
 		for _, c := range pile {
-			out = append(out, `"`+c.String()+`"`)
+			out = append(out, card(c))
 		}
 		return out
 	}
 	if owner == insomnia.Sleeper {
 		if c, holding := insomnia.Hand(s); holding {
-			out = append(out, `"`+c.String()+`"`)
+			out = append(out, card(c))
 		}
 	}
 	for v := 1; v <= insomnia.Voices; v++ {
 		c, seat, silent := insomnia.VoiceCard(s, v)
 		if seat == owner && !silent {
-			out = append(out, `"`+c.String()+`"`)
+			out = append(out, card(c))
+		}
+	}
+	return out
+}
+
+// shared: unless the table plays shown=public, a shown card is the secret
+// of the sleeper and the voice's player, and so is a silenced voice's card.
+func shared(s game.State) []gametest.Shared {
+	if insomnia.Public(s) {
+		return nil
+	}
+	var out []gametest.Shared
+	for _, sh := range insomnia.Shown(s) {
+		out = append(out, gametest.Shared{Text: card(sh.Card), Seats: []int{insomnia.Sleeper, sh.Seat}})
+	}
+	for v := 1; v <= insomnia.Voices; v++ {
+		if c, seat, silent := insomnia.VoiceCard(s, v); silent {
+			out = append(out, gametest.Shared{Text: card(c), Seats: []int{insomnia.Sleeper, seat}})
+		}
+	}
+	return out
+}
+
+// illegal: every show and every answer Legal does not list.
+func illegal(s game.State, seat int) []game.Move {
+	listed := map[string]bool{}
+	for _, m := range s.Legal(seat) {
+		listed[m.String()] = true
+	}
+	var out []game.Move
+	for _, a := range []string{"show 1", "show 2", "show 3", "show 4", "show 5", "show 6", "higher", "lower", "not-red", "not-black"} {
+		m, _ := game.ParseMove("0 " + a)
+		m.Seat = seat
+		if !listed[m.String()] {
+			out = append(out, m)
 		}
 	}
 	return out
 }
 
 func TestRandomPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: insomnia.Game, Configs: configs(), Games: 150, Secrets: secrets, Seed: 1})
+	gametest.Run(t, gametest.Check{Game: insomnia.Game, Configs: configs(), Games: 150, Secrets: secrets, Shared: shared, Seed: 1, Exhaustive: true, Illegal: illegal})
 }
 
 func TestBotPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: insomnia.Game, Configs: configs(), Games: 150, Secrets: secrets, Seed: 1000, Bot: game.BotFor(insomnia.Game)})
+	gametest.Run(t, gametest.Check{Game: insomnia.Game, Configs: configs(), Games: 150, Secrets: secrets, Shared: shared, Seed: 1000, Bot: game.BotFor(insomnia.Game), Exhaustive: true, Illegal: illegal})
 }
 
 func TestTheSecrecyCheckCatchesALeak(t *testing.T) {
 	err := gametest.Err(gametest.Check{Game: insomnia.Leaky, Configs: configs(), Games: 5, Secrets: secrets})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "secret")
+}
+
+// Played with shown=public but checked as if shown cards were private, the
+// check must find a shown card in a third seat's view or event.
+func TestTheSecrecyCheckCatchesAShownCardSeenByAll(t *testing.T) {
+	asPrivate := func(s game.State) []gametest.Shared {
+		var out []gametest.Shared
+		for _, sh := range insomnia.Shown(s) {
+			out = append(out, gametest.Shared{Text: card(sh.Card), Seats: []int{insomnia.Sleeper, sh.Seat}})
+		}
+		return out
+	}
+	err := gametest.Err(gametest.Check{Game: insomnia.Game, Configs: []game.Config{{Players: 5, Options: map[string]string{"shown": "public"}}},
+		Games: 5, Secrets: secrets, Shared: asPrivate})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "told the table the secret")
 }
 
 func TestTheSameSeedAndMovesReplayTheSameGame(t *testing.T) {

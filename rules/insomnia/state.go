@@ -143,11 +143,11 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 }
 
 func (s *state) show(m game.Move) ([]game.Event, error) {
-	if s.phase != phaseShow {
-		return nil, game.Refuse(m, "%s has already been shown a card and must answer first", s.voiceLabel(s.asked))
-	}
 	if m.Seat != Sleeper {
-		return nil, game.Refuse(m, "only the sleeper, %s, shows cards", game.Seat(Sleeper))
+		return nil, game.RefuseTurn(m, "only the sleeper, %s, shows cards", game.Seat(Sleeper))
+	}
+	if s.phase != phaseShow {
+		return nil, game.RefuseTurn(m, "%s has already been shown a card and must answer first", s.voiceLabel(s.asked))
 	}
 	if len(m.Args) != 1 {
 		return nil, game.Refuse(m, "show takes one voice number, 1 to 6")
@@ -247,12 +247,15 @@ func colour(red bool) string {
 
 func (s *state) answer(m game.Move, a int8) ([]game.Event, error) {
 	if s.phase != phaseAnswer {
+		if m.Seat != Sleeper {
+			return nil, game.RefuseTurn(m, "no voice is being shown a card: it is the sleeper's turn to show one")
+		}
 		return nil, game.Refuse(m, "no voice is being shown a card: it is the sleeper's turn to show one")
 	}
 	v := s.asked
 	vc := &s.voices[v]
 	if m.Seat != vc.seat {
-		return nil, game.Refuse(m, "the sleeper is asking %s, not %s", s.voiceLabel(v), game.Seat(m.Seat))
+		return nil, game.RefuseTurn(m, "the sleeper is asking %s, not %s", s.voiceLabel(v), game.Seat(m.Seat))
 	}
 	if len(m.Args) != 0 {
 		return nil, game.Refuse(m, "an answer is one word, %s, with nothing after it", answerNames[a])

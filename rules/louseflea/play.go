@@ -85,7 +85,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 	}
 	if s.phase == phaseDiscard {
 		if m.Seat != int(s.discarder) {
-			return nil, game.Refuse(m, "wait: %s must discard a card first", ref(int(s.discarder)))
+			return nil, game.RefuseTurn(m, "wait: %s must discard a card first", ref(int(s.discarder)))
 		}
 		if m.Action != ActDiscard {
 			return nil, game.Refuse(m, "you must discard a card first, for the bug now in front of you")
@@ -94,7 +94,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 	}
 	p := int(s.owner[s.called])
 	if m.Seat != p {
-		return nil, game.Refuse(m, "it is not your turn: %s plays now, as the %s", ref(p), kindNames[s.called])
+		return nil, game.RefuseTurn(m, "it is not your turn: %s plays now, as the %s", ref(p), kindNames[s.called])
 	}
 	switch m.Action {
 	case ActDiscard:

@@ -14,6 +14,7 @@ import (
 var (
 	LeakyLayout game.Game = gameImpl{leakLayout: true}
 	LeakyLooks  game.Game = gameImpl{leakLooks: true}
+	LeakyShared game.Game = gameImpl{leakShared: true}
 )
 
 // stdMines is a layout for the rule tests: the six blank outer tiles are

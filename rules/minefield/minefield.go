@@ -15,6 +15,7 @@ var Game game.Game = gameImpl{}
 type gameImpl struct {
 	leakLayout bool // every view shows every face-down tile as if looked at
 	leakLooks  bool // every view shows what every seat has looked at
+	leakShared bool // every view shows the tiles two or more seats have looked at
 }
 
 // Option names and values.

@@ -267,7 +267,7 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 		return nil, game.Refuse(m, "there is no seat %d at this table", m.Seat)
 	}
 	if m.Seat != s.turn {
-		return nil, game.Refuse(m, "it is %s's turn, not %s's", game.Seat(s.turn), game.Seat(m.Seat))
+		return nil, game.RefuseTurn(m, "it is %s's turn, not %s's", game.Seat(s.turn), game.Seat(m.Seat))
 	}
 	if !actions[m.Action] {
 		return nil, game.Refuse(m, "%q is not a move in this game (moves: use, step, look, fast, shove, end; ghosts: peek, rearm, swap, haunt, push)", m.Action)

@@ -12,9 +12,19 @@ import (
 	"github.com/tableref/tableref/rules/game/gametest"
 )
 
-// secrets are the face-down tiles as a leaking view would show them: each
-// seat's own looks (that no other seat shares), and for the table every
-// tile nobody has looked under.
+// look is how a seat's knowledge of a face-down tile shows: in its view,
+// and in the words of the event that told it.
+func look(s *State, i int) string {
+	what, said := TileSeenClear, sq(i)+" is clear"
+	if s.board[i].Mine {
+		what, said = TileSeenMine, sq(i)+" hides a mine"
+	}
+	return gametest.Alias(fmt.Sprintf(`"sq":%q,"tile":%q`, sq(i), what), said)
+}
+
+// secrets are the face-down tiles as a leaking view or event would show
+// them: each seat's own looks (that no other seat shares), and for the
+// table every tile nobody has looked under.
 func secrets(gs game.State, owner int) []string {
 	s := gs.(*State)
 	var out []string
@@ -23,19 +33,56 @@ func secrets(gs game.State, owner int) []string {
 		if tl.Up || s.public&bit != 0 {
 			continue
 		}
-		var by []int
-		for seat := 0; seat < s.players; seat++ {
-			if s.seen[seat]&bit != 0 {
-				by = append(by, seat)
-			}
-		}
-		what := TileSeenClear
-		if tl.Mine {
-			what = TileSeenMine
-		}
-		leak := fmt.Sprintf(`"sq":%q,"tile":%q`, sq(i), what)
+		by := lookers(s, i)
 		if (owner == game.Table && len(by) == 0) || (len(by) == 1 && by[0] == owner) {
-			out = append(out, leak)
+			out = append(out, look(s, i))
+		}
+	}
+	return out
+}
+
+// shared are the tiles two or more seats have looked under: theirs alone.
+func shared(gs game.State) []gametest.Shared {
+	s := gs.(*State)
+	var out []gametest.Shared
+	for i, tl := range s.board {
+		if tl.Up || s.public&(1<<uint(tl.ID)) != 0 {
+			continue
+		}
+		if by := lookers(s, i); len(by) > 1 {
+			out = append(out, gametest.Shared{Text: look(s, i), Seats: by})
+		}
+	}
+	return out
+}
+
+func lookers(s *State, i int) []int {
+	var by []int
+	for seat := 0; seat < s.players; seat++ {
+		if s.seen[seat]&(1<<uint(s.board[i].ID)) != 0 {
+			by = append(by, seat)
+		}
+	}
+	return by
+}
+
+// illegal are well-formed moves the rules refuse: a step or a look two
+// squares away from the acting token.
+func illegal(gs game.State, seat int) []game.Move {
+	s := gs.(*State)
+	if s.phase != phMove {
+		return nil
+	}
+	p := int(s.tokens[s.cur].Pos)
+	var out []game.Move
+	for _, q := range nb[p] {
+		if q < 0 {
+			continue
+		}
+		for _, r := range nb[q] {
+			if r >= 0 && r != p && !adjacent(p, r) && !(s.stepped && adjacent(s.start, r)) {
+				out = append(out, game.M(seat, "step", sq(r)), game.M(seat, "look", sq(r)))
+			}
 		}
 	}
 	return out
@@ -59,7 +106,7 @@ var configs = func() []game.Config {
 }()
 
 func check(g game.Game, bot game.Bot, games int) gametest.Check {
-	return gametest.Check{Game: g, Configs: configs, Games: games, Bot: bot, Secrets: secrets, Seed: 1000}
+	return gametest.Check{Game: g, Configs: configs, Games: games, Bot: bot, Secrets: secrets, Shared: shared, Seed: 1000, Illegal: illegal}
 }
 
 func TestBotPlayoutsKeepEveryPromise(t *testing.T) {
@@ -89,6 +136,14 @@ func TestTheSecrecyCheckCatchesALeakedLook(t *testing.T) {
 	err := gametest.Err(check(LeakyLooks, game.BotFor(Game), 20))
 	require.Error(t, err)
 	assert.Regexp(t, `seat \d's secret`, err.Error())
+}
+
+// A tile two seats have looked under is theirs alone: a view that shows it
+// to a third seat (or the table) must fail the check.
+func TestTheSecrecyCheckCatchesALookSharedByTwoShownToAThird(t *testing.T) {
+	err := gametest.Err(check(LeakyShared, game.BotFor(Game), 200))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "secret of seats")
 }
 
 func TestTheSameSeedAndMovesReplayTheSameGame(t *testing.T) {

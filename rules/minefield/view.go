@@ -38,7 +38,7 @@ func (s *State) knowledge(seat int) [cells]know {
 			k[i] = kClear
 		case s.public&(1<<uint(tl.ID)) != 0:
 			k[i] = kArmed
-		case s.g.leakLayout || (seat >= 0 && s.seen[seat]&(1<<uint(tl.ID)) != 0) || (s.g.leakLooks && s.seenByAnyone(tl.ID)):
+		case s.g.leakLayout || (seat >= 0 && s.seen[seat]&(1<<uint(tl.ID)) != 0) || (s.g.leakLooks && s.seenByAnyone(tl.ID)) || (s.g.leakShared && s.lookers(tl.ID) > 1):
 			if tl.Mine {
 				k[i] = kSeenMine
 			} else {
@@ -49,6 +49,16 @@ func (s *State) knowledge(seat int) [cells]know {
 		}
 	}
 	return k
+}
+
+func (s *State) lookers(id int8) int {
+	n := 0
+	for seat := 0; seat < s.players; seat++ {
+		if s.seen[seat]&(1<<uint(id)) != 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *State) seenByAnyone(id int8) bool {

@@ -13,23 +13,43 @@ import (
 )
 
 // secrets: the tourist's raised fingers before the reveal (unless the
-// officer's eyes are open, when he may see them) and the officer's eyes.
+// officer's eyes are open, when he may see them) and the officer's eyes, as
+// views and events put them.
 func secrets(st game.State, owner int) []string {
 	s := st.(*state)
 	switch owner {
 	case Tourist:
 		if s.phase == pPickO && !s.eyesOpen {
-			return []string{`"tourist_fingers":` + strconv.Itoa(int(s.tFingers))}
+			n := strconv.Itoa(int(s.tFingers))
+			return []string{gametest.Alias(`"tourist_fingers":`+n, "raise "+n+".", "raises "+n+".")}
 		}
 	case Officer:
 		if s.phase == pPickT || s.phase == pPickO {
 			if s.eyesOpen {
-				return []string{`"eyes":"open"`}
+				return []string{gametest.Alias(`"eyes":"open"`, "eyes open", "eyes are open")}
 			}
-			return []string{`"eyes":"closed"`}
+			return []string{gametest.Alias(`"eyes":"closed"`, "close your eyes", "eyes closed")}
 		}
 	}
 	return nil
+}
+
+// refusedNow are well-formed moves the rules refuse: fingers out of 1 to
+// 4, and whichever of okay open, okay closed and demand token is not
+// allowed now.
+func refusedNow(st game.State, seat int) []game.Move {
+	listed := map[string]bool{}
+	for _, m := range st.Legal(seat) {
+		listed[m.String()] = true
+	}
+	var out []game.Move
+	for _, m := range []game.Move{game.M(seat, "fingers", "0"), game.M(seat, "fingers", "5"),
+		game.M(seat, "okay", "open"), game.M(seat, "okay", "closed"), game.M(seat, "demand", "token")} {
+		if !listed[m.String()] {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func configs() []game.Config {
@@ -51,11 +71,11 @@ func configs() []game.Config {
 }
 
 func TestRandomPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Seed: 1})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Seed: 1, Exhaustive: true, Illegal: refusedNow})
 }
 
 func TestBotPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Bot: game.BotFor(Game), Seed: 1000})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: configs(), Games: 300, Secrets: secrets, Bot: game.BotFor(Game), Seed: 1000, Exhaustive: true, Illegal: refusedNow})
 }
 
 // leaky shows the tourist's fingers and the officer's eyes to everyone.

@@ -277,7 +277,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return nil, game.Refuse(m, "there is no seat %d: seat 0 is the tourist and seat 1 the officer", m.Seat)
 	}
 	if m.Seat != s.actor() {
-		return nil, game.Refuse(m, "not %s's move: %s", role(m.Seat), expect[s.phase])
+		return nil, game.RefuseTurn(m, "not %s's move: %s", role(m.Seat), expect[s.phase])
 	}
 	noArgs := func() error {
 		if len(m.Args) != 0 {

@@ -317,7 +317,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return nil, fmt.Errorf("troll: %w", game.ErrOver)
 	}
 	if m.Seat != 0 {
-		return nil, game.Refuse(m, "this is a solitaire: only %s plays", game.Seat(0))
+		return nil, game.RefuseTurn(m, "this is a solitaire: only %s plays", game.Seat(0))
 	}
 	a, err := parse(m)
 	if err != nil {

@@ -11,9 +11,9 @@ import (
 	"github.com/tableref/tableref/rules/game/gametest"
 )
 
-// hiddenCards lists what nobody may see: the deck's order, and the name of
-// every face-down card (in the deck, under or on the bridge's piles, or
-// carried asleep), quoted as it would be in JSON.
+// hiddenCards lists what nobody may see: the deck's order, and every
+// face-down card (in the deck, under or on the bridge's piles, or carried
+// asleep), quoted as it would be in JSON and in the words of events.
 func hiddenCards(gs game.State, owner int) []string {
 	if owner != game.Table {
 		return nil // the player has no secret the table lacks
@@ -31,7 +31,7 @@ func hiddenCards(gs game.State, owner int) []string {
 		out = append(out, string(order))
 	}
 	for _, c := range s.deck.cards[:s.deck.n] {
-		out = append(out, `"`+c.String()+`"`)
+		out = append(out, gametest.Alias(`"`+c.String()+`"`, "the "+c.Name()))
 	}
 	for r := range rows {
 		for c := range cols {
@@ -40,12 +40,12 @@ func hiddenCards(gs game.State, owner int) []string {
 				if i == int(sl.n)-1 && sl.awake {
 					continue
 				}
-				out = append(out, `"`+card.String()+`"`)
+				out = append(out, gametest.Alias(`"`+card.String()+`"`, "the "+card.Name()))
 			}
 		}
 	}
 	if s.holding == holdDormant {
-		out = append(out, `"`+s.carry.String()+`"`)
+		out = append(out, gametest.Alias(`"`+s.carry.String()+`"`, "the "+s.carry.Name()))
 	}
 	return out
 }
@@ -68,7 +68,7 @@ func allConfigs() []game.Config {
 }
 
 func TestRandomPlayoutsKeepTheContract(t *testing.T) {
-	gametest.Run(t, gametest.Check{Game: Game, Configs: allConfigs(), Games: 300, Secrets: hiddenCards, Seed: 1})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: allConfigs(), Games: 300, Secrets: hiddenCards, Seed: 1, Exhaustive: true, Illegal: offBridge})
 }
 
 func TestBotPlayoutsKeepTheContract(t *testing.T) {
@@ -76,7 +76,23 @@ func TestBotPlayoutsKeepTheContract(t *testing.T) {
 	if testing.Short() || raceOn {
 		games = 30
 	}
-	gametest.Run(t, gametest.Check{Game: Game, Configs: allConfigs(), Games: games, Secrets: hiddenCards, Bot: Game.(game.Botter).Bot(), Seed: 5000})
+	gametest.Run(t, gametest.Check{Game: Game, Configs: allConfigs(), Games: games, Secrets: hiddenCards, Bot: Game.(game.Botter).Bot(), Seed: 5000, Exhaustive: true, Illegal: offBridge})
+}
+
+// offBridge are well-formed moves the rules refuse now: stepping off the
+// bridge, stomping a sleeping brick.
+func offBridge(gs game.State, _ int) []game.Move {
+	s := gs.(*state)
+	var out []game.Move
+	for d := range numDirs {
+		if _, _, on := s.neighbour(d); !on {
+			out = append(out, game.M(0, "move", dirNames[d]))
+		}
+	}
+	if !s.bridge[s.tr][s.tc].awake {
+		out = append(out, game.M(0, "stomp"))
+	}
+	return out
 }
 
 func TestTheSecrecyCheckCatchesALeak(t *testing.T) {

@@ -186,10 +186,10 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 
 func (s *State) code(m game.Move) ([]game.Event, error) {
 	if m.Seat != s.trainer {
-		return nil, game.Refuse(m, "only the trainer, %s, gives the code", game.Seat(s.trainer))
+		return nil, game.RefuseTurn(m, "only the trainer, %s, gives the code", game.Seat(s.trainer))
 	}
 	if s.phase != phaseCode {
-		return nil, game.Refuse(m, "the code for this card has been given already")
+		return nil, game.RefuseTurn(m, "the code for this card has been given already")
 	}
 	if len(m.Args) != 2 {
 		return nil, game.Refuse(m, "a code is the number of bangs and the number of claps, like \"code 3 4\"")
@@ -249,16 +249,16 @@ func (s *State) putUnder(id uint8) {
 func (s *State) mayAct(m game.Move) error {
 	switch {
 	case m.Seat == s.trainer:
-		return game.Refuse(m, "the trainer does not guess at their own card")
+		return game.RefuseTurn(m, "the trainer does not guess at their own card")
 	case s.phase != phaseGuess:
-		return game.Refuse(m, "wait for the code: %s has not given it yet", game.Seat(s.trainer))
+		return game.RefuseTurn(m, "wait for the code: %s has not given it yet", game.Seat(s.trainer))
 	case s.passed[m.Seat]:
-		return game.Refuse(m, "%s passed on this card", game.Seat(m.Seat))
+		return game.RefuseTurn(m, "%s passed on this card", game.Seat(m.Seat))
 	case !s.mayGuess(m.Seat):
 		if s.stop && !s.free[m.Seat] {
-			return game.Refuse(m, "%s has paid away their last score card and may not guess again on this card", game.Seat(m.Seat))
+			return game.RefuseTurn(m, "%s has paid away their last score card and may not guess again on this card", game.Seat(m.Seat))
 		}
-		return game.Refuse(m, "with an empty score pile, %s may guess only once on each card", game.Seat(m.Seat))
+		return game.RefuseTurn(m, "with an empty score pile, %s may guess only once on each card", game.Seat(m.Seat))
 	}
 	return nil
 }

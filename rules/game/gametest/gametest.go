@@ -2,13 +2,14 @@
 // game by playing it: random playouts that must never panic, must end, must
 // keep every invariant (State.Audit), must refuse illegal moves without
 // touching the state, must replay exactly from seed and moves, and must never
-// show a seat another seat's secret.
+// show a seat another seat's secret, in a view or in an event.
 package gametest
 
 import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,45 @@ import (
 // == game.Table it lists what nobody may see (deck order, mine layout).
 // Make each string distinctive enough that it cannot appear by chance: a
 // whole hand or the order of the deck as JSON, a card id that exists once.
+//
+// The same strings are looked for in the text of the events each move
+// returns, so list a secret also in the words events use ("the 7 of
+// hearts"), not only as it appears in views: Alias joins the forms of one
+// secret. An event may name a secret that the seats it goes to knew
+// already (one of its forms was in their view before the move, or in an
+// event they saw earlier), such as a card the move turns back face down.
 type Secrets func(s game.State, owner int) []string
+
+// Alias joins several forms of one secret (`"7H"` in views, "the 7 of
+// hearts" in events) into one Secrets or Shared string: each form is looked
+// for, and knowing one is knowing the secret.
+func Alias(forms ...string) string { return strings.Join(forms, aliasSep) }
+
+const aliasSep = "\x00"
+
+// forms splits a secret into its forms.
+func forms(sec string) []string { return strings.Split(sec, aliasSep) }
+
+// containsAny reports which form of sec text contains, if any.
+func containsAny(text, sec string) (string, bool) {
+	for _, f := range forms(sec) {
+		if f != "" && strings.Contains(text, f) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// Shared is a secret several seats share, such as a tile two players have
+// looked under, or a card shown to one voice: no other seat, nor the
+// table, may see Text.
+type Shared struct {
+	Text  string
+	Seats []int
+}
+
+// SharedSecrets lists the secrets of s that some seats share.
+type SharedSecrets func(s game.State) []Shared
 
 // Check describes the playouts to run.
 type Check struct {
@@ -30,7 +69,15 @@ type Check struct {
 	MaxMoves int           // a playout not over by then fails (default 10000)
 	Bot      game.Bot      // nil: game.Random
 	Secrets  Secrets       // nil: the secrecy check is skipped
+	Shared   SharedSecrets // nil: no shared secrets
 	Seed     uint64        // first seed; game i uses Seed+i
+	// Exhaustive says Legal lists every move Apply accepts (no move is left
+	// out as one of a large range): a stale move that Legal does not list
+	// now must then be refused.
+	Exhaustive bool
+	// Illegal, if set, makes well-formed moves that the rules must refuse
+	// now for seat (a card it does not hold, a square off its reach).
+	Illegal func(s game.State, seat int) []game.Move
 }
 
 // Run plays c.Games playouts and fails t at the first broken promise.
@@ -75,14 +122,20 @@ func playout(c Check, cfg game.Config, deep bool) (err error) {
 	}
 	r := game.NewRand(cfg.Seed ^ 0x5eed)
 	var moves []game.Move
+	var stale staleMoves
+	heard := newHeard(cfg.Players)
 	for step := 0; ; step++ {
 		if err := s.Audit(); err != nil {
 			return fmt.Errorf("after %d moves %v: Audit: %w", step, last(moves), err)
 		}
-		if c.Secrets != nil && (deep || step%7 == 0) {
-			if err := checkSecrets(s, cfg.Players, c.Secrets); err != nil {
+		probe := deep || step%7 == 0
+		var viewsBefore map[int]string
+		if (c.Secrets != nil || c.Shared != nil) && probe {
+			views, err := checkSecrets(s, cfg.Players, c.Secrets, c.Shared)
+			if err != nil {
 				return fmt.Errorf("after %d moves %v: %w", step, last(moves), err)
 			}
+			viewsBefore = views
 		}
 		turn := s.Turn()
 		if s.Over() {
@@ -100,6 +153,11 @@ func playout(c Check, cfg game.Config, deep bool) (err error) {
 		if err := checkRefusals(s, cfg.Players, turn); err != nil {
 			return fmt.Errorf("after %d moves %v: %w", step, last(moves), err)
 		}
+		if probe {
+			if err := checkIllegal(s, c, turn, &stale, &r); err != nil {
+				return fmt.Errorf("after %d moves %v: %w", step, last(moves), err)
+			}
+		}
 		seat := turn[r.IntN(len(turn))]
 		legal := s.Legal(seat)
 		if len(legal) == 0 {
@@ -110,6 +168,7 @@ func playout(c Check, cfg game.Config, deep bool) (err error) {
 				return fmt.Errorf("Legal(%d) lists %q, a move of another seat", seat, m)
 			}
 		}
+		stale.add(legal[r.IntN(len(legal))])
 		m := c.Bot.Choose(s, seat, &r)
 		var before game.State
 		if deep {
@@ -126,7 +185,19 @@ func playout(c Check, cfg game.Config, deep bool) (err error) {
 			if e.Text == "" || e.Type == "" {
 				return fmt.Errorf("move %q gave an event without type or text: %+v", m, e)
 			}
+			for _, to := range e.To {
+				if to < 0 || to >= cfg.Players {
+					return fmt.Errorf("move %q gave an event for seat %d of %d: %+v", m, to, cfg.Players, e)
+				}
+			}
 		}
+		if viewsBefore != nil {
+			after := forbiddenTo(s, cfg.Players, c.Secrets, c.Shared)
+			if err := checkEvents(m, events, cfg.Players, after, viewsBefore, heard); err != nil {
+				return fmt.Errorf("after %d moves: %w", step, err)
+			}
+		}
+		heard.add(events)
 		moves = append(moves, m)
 	}
 	res := s.Result()
@@ -163,56 +234,137 @@ func last(moves []game.Move) string {
 	return fmt.Sprintf("(last %q)", moves[len(moves)-1])
 }
 
-// checkRefusals tries moves that must be refused and checks they leave s
-// untouched: a seat not in turn, an unknown action, a seat out of range, and
-// one legal move of each action with an extra argument, or with its
-// arguments replaced by one word that means nothing.
-func checkRefusals(s game.State, players int, turn []int) error {
-	try := func(m game.Move) error {
-		before := s.Clone()
-		_, err := s.Apply(m)
-		if err == nil {
-			return fmt.Errorf("illegal move %q was accepted", m)
-		}
-		if !reflect.DeepEqual(before, s) {
-			return fmt.Errorf("refused move %q (%v) changed the state", m, err)
-		}
-		return nil
+// refusedUnchanged applies m to s and requires a refusal that leaves s as it
+// was.
+func refusedUnchanged(s game.State, m game.Move) error {
+	before := s.Clone()
+	_, err := s.Apply(m)
+	if err == nil {
+		return fmt.Errorf("illegal move %q was accepted", m)
 	}
+	if !reflect.DeepEqual(before, s) {
+		return fmt.Errorf("refused move %q (%v) changed the state", m, err)
+	}
+	return nil
+}
+
+// checkRefusals tries moves that must be refused and checks they leave s
+// untouched: a move that is legal for a seat in turn, made by a seat that
+// is not (refused as out of turn: game.IsTurnRefusal), an unknown action, a
+// seat out of range, and one legal move of each action with an extra
+// argument, or with its arguments replaced by one word that means nothing.
+func checkRefusals(s game.State, players int, turn []int) error {
 	in := map[int]bool{}
 	for _, t := range turn {
 		in[t] = true
 	}
+	legalInTurn := s.Clone().Legal(turn[0])
 	for seat := 0; seat < players; seat++ {
-		if !in[seat] {
-			for _, m := range s.Legal(seat) {
-				return fmt.Errorf("seat %d is not in Turn %v but Legal lists %q", seat, turn, m)
+		if in[seat] {
+			continue
+		}
+		for _, m := range s.Legal(seat) {
+			return fmt.Errorf("seat %d is not in Turn %v but Legal lists %q", seat, turn, m)
+		}
+		for i, m := range legalInTurn {
+			if i > 2 {
+				break
 			}
-			if err := try(game.M(seat, "pass")); err != nil {
-				return err
+			m.Seat = seat
+			before := s.Clone()
+			_, err := s.Apply(m)
+			switch {
+			case err == nil:
+				return fmt.Errorf("seat %d is not in Turn %v, yet %q was accepted", seat, turn, m)
+			case !reflect.DeepEqual(before, s):
+				return fmt.Errorf("refused move %q (%v) changed the state", m, err)
+			case !game.IsTurnRefusal(err):
+				return fmt.Errorf("seat %d is not in Turn %v, and %q was refused for another reason: %v", seat, turn, m, err)
 			}
-			break
 		}
 	}
 	for _, m := range []game.Move{game.M(turn[0], "no-such-action", "x"), game.M(players, "pass"), game.M(-2, "pass")} {
-		if err := try(m); err != nil {
+		if err := refusedUnchanged(s, m); err != nil {
 			return err
 		}
 	}
 	seen := map[string]bool{}
-	for _, m := range s.Clone().Legal(turn[0]) {
+	for _, m := range legalInTurn {
 		if seen[m.Action] {
 			continue
 		}
 		seen[m.Action] = true
 		garbled := m
 		garbled.Args = append(append([]string{}, m.Args...), "extra-argument")
-		if err := try(garbled); err != nil {
+		if err := refusedUnchanged(s, garbled); err != nil {
 			return err
 		}
 		if len(m.Args) > 0 {
 			garbled.Args = []string{"nonsense"}
-			if err := try(garbled); err != nil {
+			if err := refusedUnchanged(s, garbled); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// staleMoves keeps some legal moves of earlier states: well-formed moves,
+// most of them illegal now.
+type staleMoves struct {
+	moves []game.Move
+	next  int
+}
+
+func (st *staleMoves) add(m game.Move) {
+	const keep = 48
+	if len(st.moves) < keep {
+		st.moves = append(st.moves, m)
+		return
+	}
+	st.moves[st.next] = m
+	st.next = (st.next + 1) % keep
+}
+
+// checkIllegal tries well-formed moves for the seats in turn that Legal
+// does not list now: moves that were legal earlier in the game, and the
+// game's own Illegal ones. Each is tried on a copy. A refusal must leave
+// it unchanged; an acceptance (allowed only where Legal need not list
+// everything) must keep its invariants. The game's Illegal moves must be
+// refused.
+func checkIllegal(s game.State, c Check, turn []int, stale *staleMoves, r *game.Rand) error {
+	for _, seat := range turn {
+		listed := map[string]bool{}
+		for _, m := range s.Legal(seat) {
+			listed[m.String()] = true
+		}
+		for i := 0; i < 4 && len(stale.moves) > 0; i++ {
+			m := stale.moves[r.IntN(len(stale.moves))]
+			m.Seat = seat
+			if listed[m.String()] {
+				continue
+			}
+			t := s.Clone()
+			_, err := t.Apply(m)
+			switch {
+			case err != nil && !reflect.DeepEqual(s, t):
+				return fmt.Errorf("refused stale move %q (%v) changed the state", m, err)
+			case err == nil && c.Exhaustive:
+				return fmt.Errorf("%q, not in Legal(%d), was accepted", m, seat)
+			case err == nil:
+				if aerr := t.Audit(); aerr != nil {
+					return fmt.Errorf("after %q, accepted though not in Legal(%d): Audit: %w", m, seat, aerr)
+				}
+			}
+		}
+		if c.Illegal == nil {
+			continue
+		}
+		for _, m := range c.Illegal(s, seat) {
+			if listed[m.String()] {
+				return fmt.Errorf("the test's illegal move %q is in Legal(%d)", m, seat)
+			}
+			if err := refusedUnchanged(s.Clone(), m); err != nil {
 				return err
 			}
 		}
@@ -221,35 +373,153 @@ func checkRefusals(s game.State, players int, turn []int) error {
 }
 
 // checkSecrets marshals every view and looks for other seats' secrets in it.
-func checkSecrets(s game.State, players int, secrets Secrets) error {
+// It returns the views, as JSON, by viewer.
+func checkSecrets(s game.State, players int, secrets Secrets, shared SharedSecrets) (map[int]string, error) {
 	views := map[int]string{}
 	for v := game.Table; v < players; v++ {
 		b, err := json.Marshal(s.View(v))
 		if err != nil {
-			return fmt.Errorf("view of seat %d: %w", v, err)
+			return nil, fmt.Errorf("view of seat %d: %w", v, err)
 		}
 		views[v] = string(b)
 	}
-	for owner := game.Table; owner < players; owner++ {
-		for _, sec := range secrets(s, owner) {
-			if sec == "" {
+	who := func(v int) string {
+		if v == game.Table {
+			return "the table"
+		}
+		return fmt.Sprintf("seat %d", v)
+	}
+	if secrets != nil {
+		for owner := game.Table; owner < players; owner++ {
+			for _, sec := range secrets(s, owner) {
+				if sec == "" {
+					continue
+				}
+				for v, view := range views {
+					if v == owner && owner != game.Table {
+						continue
+					}
+					if f, ok := containsAny(view, sec); ok {
+						sec = f
+						whose := fmt.Sprintf("seat %d's", owner)
+						if owner == game.Table {
+							whose = "a hidden"
+						}
+						return nil, fmt.Errorf("the view of %s shows %s secret %s: %s", who(v), whose, sec, view)
+					}
+				}
+			}
+		}
+	}
+	if shared != nil {
+		for _, sh := range shared(s) {
+			if sh.Text == "" {
 				continue
 			}
 			for v, view := range views {
-				if v == owner && owner != game.Table {
+				if v != game.Table && slices.Contains(sh.Seats, v) {
 					continue
 				}
-				if strings.Contains(view, sec) {
-					who := fmt.Sprintf("seat %d", v)
-					if v == game.Table {
-						who = "the table"
-					}
-					whose := fmt.Sprintf("seat %d's", owner)
-					if owner == game.Table {
-						whose = "a hidden"
-					}
-					return fmt.Errorf("the view of %s shows %s secret %s: %s", who, whose, sec, view)
+				if f, ok := containsAny(view, sh.Text); ok {
+					return nil, fmt.Errorf("the view of %s shows the secret of seats %v %s: %s", who(v), sh.Seats, f, view)
 				}
+			}
+		}
+	}
+	return views, nil
+}
+
+// forbiddenTo lists, for each viewer (game.Table and every seat), the
+// secrets it may not see in s.
+func forbiddenTo(s game.State, players int, secrets Secrets, shared SharedSecrets) map[int][]string {
+	out := map[int][]string{}
+	if secrets != nil {
+		for owner := game.Table; owner < players; owner++ {
+			for _, sec := range secrets(s, owner) {
+				if sec == "" {
+					continue
+				}
+				for v := game.Table; v < players; v++ {
+					if v != owner || owner == game.Table {
+						out[v] = append(out[v], sec)
+					}
+				}
+			}
+		}
+	}
+	if shared != nil {
+		for _, sh := range shared(s) {
+			if sh.Text == "" {
+				continue
+			}
+			for v := game.Table; v < players; v++ {
+				if v == game.Table || !slices.Contains(sh.Seats, v) {
+					out[v] = append(out[v], sh.Text)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// heard is what each seat (and the table) has been told in events so far.
+type heard struct {
+	public  strings.Builder
+	private []strings.Builder
+}
+
+func newHeard(players int) *heard { return &heard{private: make([]strings.Builder, players)} }
+
+func (h *heard) add(events []game.Event) {
+	for _, e := range events {
+		if e.Public() {
+			h.public.WriteString(e.Text)
+			h.public.WriteByte('\n')
+			continue
+		}
+		for _, to := range e.To {
+			if to >= 0 && to < len(h.private) {
+				h.private[to].WriteString(e.Text)
+				h.private[to].WriteByte('\n')
+			}
+		}
+	}
+}
+
+func (h *heard) knows(v int, sec string) bool {
+	if _, ok := containsAny(h.public.String(), sec); ok {
+		return true
+	}
+	if v < 0 || v >= len(h.private) {
+		return false
+	}
+	_, ok := containsAny(h.private[v].String(), sec)
+	return ok
+}
+
+// checkEvents looks in the events of move m, for each seat that may see
+// them (and the table, for public ones), for a secret it may not see after
+// the move and did not know before it (from its view, or earlier events).
+func checkEvents(m game.Move, events []game.Event, players int, after map[int][]string, viewsBefore map[int]string, h *heard) error {
+	for v := game.Table; v < players; v++ {
+		for _, e := range events {
+			if !e.For(v) {
+				continue
+			}
+			for _, sec := range after[v] {
+				f, ok := containsAny(e.Text, sec)
+				if !ok {
+					continue
+				}
+				if _, ok := containsAny(viewsBefore[v], sec); ok || h.knows(v, sec) {
+					continue
+				}
+				sec = f
+				who := fmt.Sprintf("seat %d", v)
+				if v == game.Table {
+					who = "the table"
+				}
+				return fmt.Errorf("move %q told %s the secret %s: event %+v", m, who, sec, e)
 			}
 		}
 	}

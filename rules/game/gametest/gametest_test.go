@@ -19,6 +19,9 @@ type reveal struct {
 	sloppy   bool // a refused raise still marks the seat as raised
 	endless  bool // never over
 	unseeded bool // deals ignore the seed
+	loud     bool // a raise announces the new number to everyone
+	vague    bool // a move out of turn is refused, but not as out of turn
+	lenient  bool // a second raise is accepted though Legal no longer lists it
 }
 
 type revealState struct {
@@ -69,7 +72,10 @@ func (s *revealState) Apply(m game.Move) ([]game.Event, error) {
 		return nil, game.ErrOver
 	}
 	if m.Seat != s.turn {
-		return nil, game.Refuse(m, "not your turn")
+		if s.g.vague {
+			return nil, game.Refuse(m, "not your turn")
+		}
+		return nil, game.RefuseTurn(m, "not your turn")
 	}
 	switch m.Action {
 	case "show":
@@ -89,12 +95,18 @@ func (s *revealState) Apply(m game.Move) ([]game.Event, error) {
 		if len(m.Args) != 1 || m.Args[0] != "1" {
 			return nil, game.Refuse(m, "raise by 1")
 		}
-		if s.raised[m.Seat] && !s.g.sloppy {
+		if s.raised[m.Seat] && !s.g.sloppy && !s.g.lenient {
 			return nil, game.Refuse(m, "you raised already")
 		}
 		s.raised[m.Seat] = true
 		s.hands[m.Seat]++
-		return []game.Event{{Type: "raised", Text: fmt.Sprintf("seat %d raises", m.Seat)}}, nil
+		if s.g.loud {
+			return []game.Event{{Type: "raised", Text: fmt.Sprintf("seat %d raises to %d", m.Seat, s.hands[m.Seat])}}, nil
+		}
+		return []game.Event{
+			{Type: "raised", Text: fmt.Sprintf("seat %d raises", m.Seat)},
+			{Type: "raised-to", Text: fmt.Sprintf("you now hold %d", s.hands[m.Seat]), To: []int{m.Seat}},
+		}, nil
 	}
 	return nil, game.Refuse(m, "no such action %q", m.Action)
 }
@@ -181,6 +193,58 @@ func TestAGameThatNeverEndsIsCaught(t *testing.T) {
 	err := Err(c)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not over after 100 moves")
+}
+
+func TestASecretToldInAnEventIsCaught(t *testing.T) {
+	err := Err(check(reveal{loud: true}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "told the table the secret")
+}
+
+func TestAnOutOfTurnMoveRefusedForAnotherReasonIsCaught(t *testing.T) {
+	err := Err(check(reveal{vague: true}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "refused for another reason")
+}
+
+func TestAMoveLegalEarlierAndAcceptedThoughNotListedIsCaughtWhenLegalIsExhaustive(t *testing.T) {
+	c := check(reveal{lenient: true})
+	require.NoError(t, Err(c), "Legal need not list every move")
+	c.Exhaustive = true
+	err := Err(c)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not in Legal")
+}
+
+func TestTheGamesIllegalMovesMustBeRefused(t *testing.T) {
+	c := check(reveal{lenient: true})
+	c.Illegal = func(gs game.State, seat int) []game.Move {
+		if gs.(*revealState).raised[seat] {
+			return []game.Move{game.M(seat, "raise", "1")}
+		}
+		return nil
+	}
+	err := Err(c)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "was accepted")
+}
+
+func TestASharedSecretShownToAThirdSeatIsCaught(t *testing.T) {
+	// Seats 0 and 1 share seat 0's number: a view of seat 2 or the table
+	// that shows it must fail; seat 1's may show it.
+	c := check(reveal{leak: true})
+	c.Secrets = nil
+	c.Configs = []game.Config{{Players: 2}}
+	c.Shared = func(gs game.State) []Shared {
+		rs := gs.(*revealState)
+		if rs.shown[0] {
+			return nil
+		}
+		return []Shared{{Text: strconv.Itoa(rs.hands[0]), Seats: []int{0, 1}}}
+	}
+	err := Err(c)
+	require.Error(t, err, "the table sees it")
+	assert.Contains(t, err.Error(), "the table shows the secret of seats [0 1]")
 }
 
 func TestPlayAndReplayAgree(t *testing.T) {
