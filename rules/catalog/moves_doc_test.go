@@ -44,7 +44,7 @@ func TestMovesDocMatchesTheEngines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range All() {
+	for _, g := range append(All(), Tools()...) {
 		id := g.Info().ID
 		t.Run(id, func(t *testing.T) {
 			sec := sections[id]
@@ -104,6 +104,9 @@ var (
 
 func parseMovesDoc(doc string) (map[string]*docSection, error) {
 	ids := IDs()
+	for _, g := range Tools() {
+		ids = append(ids, g.Info().ID)
+	}
 	out := map[string]*docSection{}
 	var cur *docSection
 	inTable := false

@@ -11,6 +11,7 @@
 //	draw                 the top card of the stock into your hand
 //	discard CARD         a card from your hand onto the discard pile, face up
 //	pass CARD SEAT       a card from your hand to another player, face down
+//	                     (SEAT counts from 0, as every move's seat does)
 //	show CARD            a card from your hand onto the table, face up
 //	take CARD            a card shown on the table back into your hand
 //	reshuffle            the discards and the table's cards back into the stock, shuffled
@@ -156,7 +157,7 @@ func (s *State) Legal(seat int) []game.Move {
 		out = append(out, game.M(seat, "discard", c.String()), game.M(seat, "show", c.String()))
 		for to := 0; to < s.players; to++ {
 			if to != seat {
-				out = append(out, game.M(seat, "pass", c.String(), strconv.Itoa(to+1)))
+				out = append(out, game.M(seat, "pass", c.String(), strconv.Itoa(to)))
 			}
 		}
 	}
@@ -223,10 +224,9 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 			return nil, err
 		}
 		to, err := strconv.Atoi(m.Args[1])
-		if err != nil || to < 1 || to > s.players {
-			return nil, game.Refuse(m, "pass to a player from 1 to %d, not %q", s.players, m.Args[1])
+		if err != nil || to < 0 || to >= s.players {
+			return nil, game.Refuse(m, "pass to a seat from 0 to %d, not %q", s.players-1, m.Args[1])
 		}
-		to--
 		if to == m.Seat {
 			return nil, game.Refuse(m, "you cannot pass a card to yourself")
 		}
@@ -276,7 +276,7 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 			return nil, err
 		}
 		n, err := strconv.Atoi(m.Args[0])
-		if err != nil || n < 0 || n*s.players > s.all {
+		if err != nil || n < 0 || n > s.all/s.players { // no product: n may be huge
 			return nil, game.Refuse(m, "deal from 0 to %d cards each, not %q", s.all/s.players, m.Args[0])
 		}
 		s.redeal(n)

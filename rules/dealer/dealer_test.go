@@ -2,6 +2,8 @@ package dealer
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -27,7 +29,20 @@ func secrets(gs game.State, owner int) []string {
 		return out
 	}
 	for _, c := range s.hands[owner] {
-		out = append(out, `"`+c.String()+`"`)
+		out = append(out, gametest.Alias(`"`+c.String()+`"`, "the "+c.Name()))
+	}
+	return out
+}
+
+// notHeld are well-formed moves the dealer refuses: discarding, showing or
+// passing a card the seat does not hold.
+func notHeld(gs game.State, seat int) []game.Move {
+	s := gs.(*State)
+	var out []game.Move
+	for _, c := range deck.New(0) {
+		if !slices.Contains(s.hands[seat], c) && len(out) < 6 {
+			out = append(out, game.M(seat, "discard", c.String()), game.M(seat, "pass", c.String(), strconv.Itoa((seat+1)%s.players)))
+		}
 	}
 	return out
 }
@@ -41,6 +56,7 @@ func TestRandomPlayKeepsEveryPromise(t *testing.T) {
 		},
 		Games:   300,
 		Secrets: secrets,
+		Illegal: notHeld,
 	})
 }
 
@@ -107,7 +123,11 @@ func TestDiscardingAndShowingPutTheCardFaceUp(t *testing.T) {
 func TestAPassedCardGoesFaceDownToItsReceiver(t *testing.T) {
 	s := start(t, 3, nil)
 	c := s.hands[0][2]
-	ev := apply(t, s, 0, "pass", c.String(), "3")
+	assert.Contains(t, s.Legal(0), game.M(0, "pass", c.String(), "1"))
+	assert.Contains(t, s.Legal(0), game.M(0, "pass", c.String(), "2"))
+	assert.NotContains(t, s.Legal(0), game.M(0, "pass", c.String(), "0"), "not to oneself")
+	assert.NotContains(t, s.Legal(0), game.M(0, "pass", c.String(), "3"), "seats count from 0, as in every move")
+	ev := apply(t, s, 0, "pass", c.String(), "2")
 	assert.Contains(t, s.hands[2], c)
 	assert.NotContains(t, ev[0].Text, c.Name(), "the table hears that a card was passed, not which")
 	assert.Equal(t, []int{2}, ev[1].To)
@@ -122,8 +142,10 @@ func TestRefusalsSayWhy(t *testing.T) {
 	}{
 		{game.M(0, "discard", notMine), "not in your hand"},
 		{game.M(0, "discard", "ZZ"), "card"},
-		{game.M(0, "pass", s.hands[0][0].String(), "1"), "yourself"},
-		{game.M(0, "pass", s.hands[0][0].String(), "9"), "from 1 to 3"},
+		{game.M(0, "pass", s.hands[0][0].String(), "0"), "yourself"},
+		{game.M(0, "pass", s.hands[0][0].String(), "3"), "from 0 to 2"},
+		{game.M(0, "pass", s.hands[0][0].String(), "-1"), "from 0 to 2"},
+		{game.M(0, "deal", "4611686018427387904"), "from 0 to 17"},
 		{game.M(0, "take", "AS"), "not shown"},
 		{game.M(0, "reshuffle"), "no discards"},
 		{game.M(0, "deal", "20"), "from 0 to 17"},
