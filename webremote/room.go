@@ -1,6 +1,7 @@
 package webremote
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -199,12 +200,26 @@ type state struct {
 
 // infoLocked is the room part of the state for w.
 func (r *room) infoLocked(w who) roomInfo {
+	in := r.commonLocked().info
+	in.You, in.Host = w.seat, w.host
+	return in
+}
+
+// common is the part of a state that is the same for every token: built
+// once per broadcast.
+type common struct {
+	info   roomInfo // You and Host are the token's
+	timers []timerInfo
+	now    int64
+}
+
+func (r *room) commonLocked() common {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
-		Players: []playerInfo{}, Seats: len(r.seats), You: w.seat, Host: w.host, JoinURL: r.joinURL, TableURL: r.tableURL()}
-	conns := map[int]bool{}
+		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), JoinURL: r.joinURL, TableURL: r.tableURL()}
+	conns := make([]bool, len(r.seats))
 	for c := range r.clients {
-		if c.who.seat >= 0 {
-			conns[c.who.seat] = true
+		if s := c.who.seat; s >= 0 && s < len(conns) {
+			conns[s] = true
 		}
 	}
 	for i, p := range r.seats {
@@ -213,7 +228,7 @@ func (r *room) infoLocked(w who) roomInfo {
 		}
 		in.Players = append(in.Players, playerInfo{Seat: i, Name: p.name, Connected: conns[i] && p.token != "", Vacant: p.token == ""})
 	}
-	return in
+	return common{info: in, timers: r.timerInfosLocked(), now: r.s.clock().Now().UnixMilli()}
 }
 
 // stateLocked is what w may know now, with the events after since (the
@@ -221,9 +236,14 @@ func (r *room) infoLocked(w who) roomInfo {
 // as after a restart). The room's own events (notes) are those numbered
 // above afterNote, or when afterNote is negative those since the game
 // stood at since.
-func (r *room) stateLocked(w who, since, afterNote int) (st state) {
-	st = state{Room: r.infoLocked(w), Names: make([]string, len(r.seats)), Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{},
-		Timers: r.timerInfosLocked(), Now: r.s.clock().Now().UnixMilli()}
+func (r *room) stateLocked(w who, since, afterNote int) state {
+	return r.buildLocked(r.commonLocked(), w, since, afterNote)
+}
+
+// buildLocked is stateLocked with the common part built already.
+func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
+	st = state{Room: c.info, Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{}, Timers: c.timers, Now: c.now}
+	st.Room.You, st.Room.Host = w.seat, w.host
 	if len(r.live) > 0 {
 		st.Live = r.live
 	}
@@ -248,6 +268,7 @@ func (r *room) stateLocked(w who, since, afterNote int) (st state) {
 		}
 	}()
 	if r.match == nil {
+		st.Names = make([]string, len(r.seats))
 		for i, p := range r.seats {
 			if p != nil {
 				st.Names[i] = p.name
@@ -281,7 +302,9 @@ func (r *room) broadcastLocked(except *client) {
 		seat, since, note int
 		host              bool
 	}
-	cache := map[key][]byte{}
+	cache := make(map[key][]byte, 8)
+	var com common
+	built := false
 	seq := 0
 	if r.match != nil {
 		seq = r.match.Seq()
@@ -293,9 +316,12 @@ func (r *room) broadcastLocked(except *client) {
 		k := key{c.who.seat, c.lastSeq, c.lastNote, c.who.host}
 		b, ok := cache[k]
 		if !ok {
-			st := r.stateLocked(c.who, c.lastSeq, c.lastNote)
+			if !built {
+				com, built = r.commonLocked(), true
+			}
+			st := r.buildLocked(com, c.who, c.lastSeq, c.lastNote)
 			st.Type = "state"
-			b, _ = json.Marshal(st)
+			b = marshalState(st)
 			cache[k] = b
 		}
 		if c.enqueue(b) {
@@ -305,6 +331,30 @@ func (r *room) broadcastLocked(except *client) {
 		}
 	}
 }
+
+// marshalState encodes a state. The view is the game's JSON already
+// (marshalled by the match): it is spliced in rather than passed through
+// encoding/json, which would scan and compact it again.
+func marshalState(st state) []byte {
+	view := st.View
+	st.View = nil
+	b, err := json.Marshal(st)
+	if err != nil || len(view) == 0 {
+		return b
+	}
+	// "view":null occurs once as a key; inside a string its quotes would be
+	// escaped.
+	i := bytes.Index(b, viewNull)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+len(view))
+	out = append(out, b[:i+len(`"view":`)]...)
+	out = append(out, view...)
+	return append(out, b[i+len(viewNull):]...)
+}
+
+var viewNull = []byte(`"view":null`)
 
 // dropLocked disconnects a client that cannot keep up.
 func (r *room) dropLocked(c *client) {
@@ -352,7 +402,7 @@ func (r *room) attach(c *client, since int, watch bool) *apiError {
 	r.clients[c] = struct{}{}
 	st := r.stateLocked(w, since, -1)
 	st.Type = "state"
-	b, _ := json.Marshal(st)
+	b := marshalState(st)
 	c.lastSeq, c.lastNote = st.Seq, r.noteN
 	if !c.enqueue(b) {
 		r.dropLocked(c)

@@ -38,3 +38,31 @@ func TestBroadcastDropsAClientThatCannotKeepUp(t *testing.T) {
 	assert.True(t, st.Room.Host)
 	assert.False(t, quick.closed())
 }
+
+// marshalState splices the view in: the bytes are those encoding/json
+// makes of the whole state, for a seat, the table and the lobby.
+func TestMarshalStateIsEncodingJSONsOutput(t *testing.T) {
+	s := newTestServer(t, Config{})
+	code, host := createRoom(t, s, map[string]any{"game": "woodlouse", "players": 3})
+	r := s.room(code)
+	check := func(w who) {
+		r.mu.Lock()
+		st := r.stateLocked(w, -1, -1)
+		r.mu.Unlock()
+		st.Type = "state"
+		want, err := json.Marshal(st)
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(marshalState(st)))
+	}
+	check(who{seat: -1, host: true}) // the lobby: no view
+	var toks []string
+	for _, n := range []string{`Ann "view":null`, "Bob <b>", "Cy & co"} {
+		_, tok := joinRoom(t, s, code, n)
+		toks = append(toks, tok)
+	}
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, nil).status)
+	playSome(t, s, code, toks, 5)
+	for _, w := range []who{{seat: -1, host: true}, {seat: 0}, {seat: 1}, watcher} {
+		check(w)
+	}
+}
