@@ -9,7 +9,7 @@ import (
 // each distinct state and queueing it for every socket. The sockets are
 // drained, not written.
 func BenchmarkBroadcast(b *testing.B) {
-	s := newTestServer(&testing.T{}, Config{})
+	s := newTestServer(b, Config{})
 	code, host := createRoomB(b, s)
 	r := s.room(code)
 	var toks []string

@@ -48,7 +48,7 @@ func (s *syncBuffer) String() string {
 }
 
 // newTestServer is a server without a rate limit and with counted seeds.
-func newTestServer(t *testing.T, cfg Config) *Server {
+func newTestServer(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	if cfg.Seed == nil {
 		cfg.Seed = testSeeds()
