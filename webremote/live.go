@@ -164,6 +164,10 @@ type RoomSummary struct {
 	Game   string // the game's id, "woodlouse"
 	Status string // lobby, playing, paused or over
 	Seq    int    // the game's moves so far (0 before the start)
+	// JoinURL is where phones join (the QR code's address) and TableURL
+	// the public table's page, from the server's address now (a resumed
+	// room's too).
+	JoinURL, TableURL string
 }
 
 // Rooms lists the live rooms, by code.
@@ -177,7 +181,7 @@ func (s *Server) Rooms() []RoomSummary {
 	out := make([]RoomSummary, 0, len(rooms))
 	for _, r := range rooms {
 		r.mu.Lock()
-		sum := RoomSummary{Code: r.code, Game: r.info.ID, Status: r.status}
+		sum := RoomSummary{Code: r.code, Game: r.info.ID, Status: r.status, JoinURL: r.joinURL, TableURL: r.tableURL()}
 		if r.match != nil {
 			sum.Seq = r.match.Seq()
 		}

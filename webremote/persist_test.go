@@ -330,6 +330,9 @@ func TestAResumedRoomJoinsAtTheServersAddressNow(t *testing.T) {
 	s2 := newTestServer(t, Config{Data: dir, PublicURL: "http://10.0.0.7:8081"})
 	want := "http://10.0.0.7:8081/j/" + code
 	assert.Equal(t, want, roomJoinURL(t, s2, code, host))
+	require.Len(t, s2.Rooms(), 1)
+	assert.Equal(t, want, s2.Rooms()[0].JoinURL, "for serve to print with the resumed rooms")
+	assert.Equal(t, "http://10.0.0.7:8081/t/"+code, s2.Rooms()[0].TableURL)
 	r := call(t, s2, "GET", "/api/rooms/"+code+"/qr.png", "", nil)
 	require.Equal(t, 200, r.status)
 	png, err := qrcode.Encode(want, qrcode.Medium, 320)
