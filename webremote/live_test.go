@@ -134,7 +134,10 @@ func TestCreateRoomAndRoomsForTheCommandLine(t *testing.T) {
 	require.True(t, ok)
 	_, err = s.Apply(code2, mv)
 	require.NoError(t, err)
-	want := []RoomSummary{{Code: code, Game: "woodlouse", Status: "lobby"}, {Code: code2, Game: "woodlouse", Status: "playing", Seq: 1}}
+	at := func(c string) (string, string) { return "http://10.0.0.2:8080/j/" + c, "http://10.0.0.2:8080/t/" + c }
+	j1, t1 := at(code)
+	j2, t2 := at(code2)
+	want := []RoomSummary{{Code: code, Game: "woodlouse", Status: "lobby", JoinURL: j1, TableURL: t1}, {Code: code2, Game: "woodlouse", Status: "playing", Seq: 1, JoinURL: j2, TableURL: t2}}
 	if code2 < code {
 		want[0], want[1] = want[1], want[0]
 	}
