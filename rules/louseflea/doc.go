@@ -90,7 +90,10 @@
 //  7. Receiving a bug. "Discard a card" is one card of the receiver's
 //     choice, at once (if they hold any); if the bug was drawn, drawing then
 //     goes on up to the new limit, so every bug costs one card of hand size.
-//     A given bug is discarded for before its receiver plays.
+//     A given bug is discarded for before its receiver plays. A receiver
+//     with no card at all (no real deal leaves a hand empty, but a referee
+//     must not stall) discards nothing and draws up to the new limit before
+//     playing.
 //  8. Passing a bug. One bug per object card, never to yourself (not onto a
 //     card of your own thing: with two identities, neither of yours). The
 //     card counts as an ordinary play: you stand or sit by it as for any

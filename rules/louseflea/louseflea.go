@@ -140,6 +140,7 @@ type state struct {
 	refill      int8  // seat still to be refilled once the discard is made, or -1
 	refillSince int32 // bugSince for a bug drawn in that refill
 	owed        int8  // seat owing a discard for an attached bug, or -1
+	bare        int8  // seat given a bug with no card in hand, to draw before it plays, or -1
 	dealt       int8  // seats dealt so far during the set-up
 	started     bool  // the start card is turned up
 
@@ -171,7 +172,7 @@ func (gameImpl) New(cfg game.Config) (game.State, error) {
 // newState sets up seats and identities, with empty piles and hands.
 func newState(players int, o opts, seed uint64) *state {
 	s := &state{rng: game.NewRand(seed), o: o, n: players, ids: nIdent,
-		bug: [2]int8{-1, -1}, turnNo: 1, last: -1, refill: -1, owed: -1, discarder: -1}
+		bug: [2]int8{-1, -1}, turnNo: 1, last: -1, refill: -1, owed: -1, bare: -1, discarder: -1}
 	if o.remove {
 		s.ids = players
 	}

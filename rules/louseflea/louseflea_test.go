@@ -749,3 +749,92 @@ func BenchmarkPlayout(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
+
+// ---- seats with two identities, springs on free turns, bugs given ----
+
+// With three players seat 0 is the Door and the Ash. Called as the Ash, its
+// Door card is just another card: playing it sits the seat down and calls
+// the Door, which is the same seat, called again.
+func TestWithThreePlayersASeatWithTwoIdentitiesAnswersAsTheOneCalled(t *testing.T) {
+	s := build(t, lf.Setup{Players: 3, Called: "ash", Hands: [][]string{0: {"door", "cart"}}, Draw: []string{"girl", "girl", "girl"}})
+	assert.ElementsMatch(t, []string{"play door", "play cart"}, legal(s, 0), "neither ash nor tree: any card, sitting down")
+	ev := apply(t, s, 0, "play", "door")
+	assert.Contains(t, ev[0].Text, "sits down")
+	v := view(t, s, game.Table)
+	assert.False(t, v.Players[0].Standing)
+	assert.Equal(t, "door", v.Called)
+	assert.True(t, v.Threatened)
+	assert.Equal(t, []int{0}, s.Turn(), "the Door is seat 0 too")
+
+	// Called as the Ash with the Tree (the next thing) in hand, it stands
+	// and calls the Tree, seat 1's second identity.
+	s = build(t, lf.Setup{Players: 3, Called: "ash", Hands: [][]string{0: {"tree", "cart"}}, Draw: []string{"girl", "girl", "girl"}})
+	assert.Equal(t, []string{"play tree"}, legal(s, 0))
+	apply(t, s, 0, "play", "tree")
+	assert.True(t, view(t, s, game.Table).Players[0].Standing)
+	assert.Equal(t, []int{1}, s.Turn())
+}
+
+// With five players the Door is also the Girl: the Girl's next card is the
+// Door, the same seat's other card, so playing it keeps the seat standing
+// and calls it again, as the Door.
+func TestWithFivePlayersTheDoorIsAlsoTheGirlAndCallsItself(t *testing.T) {
+	s := build(t, lf.Setup{Players: 5, Called: "girl", Hands: [][]string{0: {"door", "cart"}}, Draw: []string{"ash", "ash", "ash"}})
+	assert.Equal(t, []string{"play door"}, legal(s, 0), "it must stand with the next card")
+	ev := apply(t, s, 0, "play", "door")
+	assert.Contains(t, ev[0].Text, "stays standing")
+	v := view(t, s, game.Table)
+	assert.True(t, v.Players[0].Standing)
+	assert.Equal(t, "door", v.Called)
+	assert.True(t, v.Threatened)
+	assert.Equal(t, []int{0}, s.Turn())
+	assert.Equal(t, []string{"door", "girl"}, v.Players[0].Identities)
+}
+
+func TestASpringOnAFreeTurnKeepsTheTurnFree(t *testing.T) {
+	s := build(t, lf.Setup{Called: "broom", Free: true, Bugs: map[string]int{"louse": 1},
+		Hands: [][]string{1: {"spring", "ash"}}, Draw: []string{"cart", "ash", "girl", "tree", "door"}})
+	assert.Contains(t, legal(s, 1), "play spring")
+	apply(t, s, 1, "play", "spring")
+	v := view(t, s, 1)
+	assert.False(t, v.Players[1].Louse, "washed away")
+	assert.Equal(t, 4, v.Players[1].HandLimit)
+	assert.Equal(t, []string{"cart", "ash", "tree", "girl"}, v.Hand.Cards)
+	assert.Equal(t, []int{1}, s.Turn(), "the turn goes on")
+	assert.False(t, v.Threatened, "and is still free")
+	apply(t, s, 1, "play", "ash")
+	assert.True(t, view(t, s, game.Table).Players[1].Standing, "nobody sits on a free turn")
+	assert.Equal(t, "ash", view(t, s, game.Table).Called)
+}
+
+func TestABugGivenToAPlayerWithTheOtherBugLeavesAHandOfTwo(t *testing.T) {
+	s := build(t, lf.Setup{Called: "broom", Bugs: map[string]int{"louse": 1, "flea": 4},
+		Hands: [][]string{1: {"tree", "ash"}, 4: {"door", "girl", "ash"}}, Draw: []string{"cart", "cart", "girl", "girl"}})
+	apply(t, s, 1, "attach", "tree", "louse")
+	v := view(t, s, game.Table)
+	assert.True(t, v.Players[4].Louse && v.Players[4].Flea)
+	assert.Equal(t, 2, v.Players[4].HandLimit)
+	assert.True(t, v.Discarding)
+	assert.Equal(t, []int{4}, s.Turn())
+	apply(t, s, 4, "discard", "ash")
+	assert.Equal(t, []string{"door", "girl"}, hand(t, s, 4), "one discard for the new bug: a hand of two")
+	assert.Equal(t, []int{4}, s.Turn(), "then the tree plays")
+}
+
+// A bug given to a player who holds no card costs no discard; called with
+// nothing to play, the player draws first (no real deal leaves a hand
+// empty, but the referee must not stall if one is).
+func TestABugGivenToAPlayerHoldingNoCardsCostsNoDiscard(t *testing.T) {
+	s := build(t, lf.Setup{Called: "broom", Bugs: map[string]int{"louse": 1},
+		Hands: [][]string{1: {"tree", "ash"}, 4: {}}, Draw: []string{"cart", "cart", "girl", "door", "girl", "ash"}})
+	ev := apply(t, s, 1, "attach", "tree", "louse")
+	assert.Contains(t, ev[1].Text, "no card in hand to discard")
+	assert.True(t, hasEvent(ev, "empty-hand"))
+	v := view(t, s, 4)
+	assert.False(t, v.Discarding)
+	assert.True(t, v.Players[4].Louse)
+	assert.Equal(t, 3, v.Players[4].HandLimit)
+	assert.Len(t, v.Hand.Cards, 3, "drawn up to the new limit")
+	assert.Equal(t, []int{4}, s.Turn())
+	assert.NotEmpty(t, s.Legal(4))
+}

@@ -229,10 +229,14 @@ func (s *state) applyPlay(p, k, b int) []game.Event {
 		s.bugSince[b] = s.turnNo
 		s.limit[p]++
 		s.limit[q]--
-		ev = append(ev, game.Event{Type: "attach", Text: ref(p) + " attaches the " + kindNames[louse+b] + " to it: " + ref(q) +
-			" takes it, hand limit now " + strconv.Itoa(int(s.limit[q])) + ", and discards a card."})
 		if s.count(q) > 0 {
 			s.owed = int8(q)
+			ev = append(ev, game.Event{Type: "attach", Text: ref(p) + " attaches the " + kindNames[louse+b] + " to it: " + ref(q) +
+				" takes it, hand limit now " + strconv.Itoa(int(s.limit[q])) + ", and discards a card."})
+		} else {
+			s.bare = int8(q)
+			ev = append(ev, game.Event{Type: "attach", Text: ref(p) + " attaches the " + kindNames[louse+b] + " to it: " + ref(q) +
+				" takes it, hand limit now " + strconv.Itoa(int(s.limit[q])) + ", with no card in hand to discard."})
 		}
 	}
 	if s.standingCount() == 1 {
@@ -291,7 +295,7 @@ func (s *state) finish(winners []int, text string) {
 	s.phase = phaseOver
 	s.winners = winners
 	s.endText = text
-	s.refill, s.owed = -1, -1
+	s.refill, s.owed, s.bare = -1, -1, -1
 }
 
 // advance runs the table's own steps (set-up deal, refills, the start card,
@@ -317,6 +321,16 @@ func (s *state) advance(ev []game.Event) []game.Event {
 			s.phase = phaseDiscard
 			s.discarder = int8(q)
 			return ev
+		case s.bare >= 0:
+			// Given a bug with no card in hand: nothing to discard, and
+			// nothing to play, so the receiver draws up to its new limit
+			// before taking the turn (no real deal leaves a hand empty).
+			q := int(s.bare)
+			s.bare = -1
+			if s.count(q) == 0 {
+				s.refill, s.refillSince = int8(q), s.turnNo
+				ev = append(ev, game.Event{Type: "empty-hand", Text: ref(q) + " has no card to play and draws first."})
+			}
 		default:
 			s.phase = phasePlay
 			s.discarder = -1
