@@ -632,3 +632,67 @@ func texts(ev []game.Event) []string {
 	}
 	return out
 }
+
+// Holding the reusable ace of diamonds fills the troll's hands for good, as
+// THE CLUB does: nothing else can be picked up.
+func TestTheReusableAceOfDiamondsBarsPickingUpAnythingElse(t *testing.T) {
+	up, low := standardRows()
+	up[3] = "8S*"
+	low[2] = "7H 2C*"
+	s := build(t, spec{upper: up, lower: low, troll: "lower 4", gem: true, reusableAD: true})
+	refuse(t, s, "pickup up", "hands are full: the reusable ace of diamonds")
+	refuse(t, s, "pickup left", "hands are full")
+	for m := range legalSet(s) {
+		assert.NotContains(t, m, "pickup", "Legal offers no pickup")
+	}
+	do(t, s, "throw up")
+	assert.True(t, s.gem, "it comes back")
+	refuse(t, s, "pickup left", "hands are full: the reusable ace of diamonds")
+}
+
+// A fleeing brick moves onto the next position even when it is empty, and
+// counts there as a brick: here it is the only link to the left bank, and
+// the bridge stands.
+func TestAFleeingBrickFloatsOntoAnEmptyPositionAndHoldsTheBridge(t *testing.T) {
+	s := build(t, spec{
+		upper:   [cols]string{"", "2S", "3S", "4S", "5S", "6S"},
+		lower:   [cols]string{"", "9C 5H*", "", "", "", ""},
+		troll:   "upper 4",
+		actions: 1,
+		deck:    []string{"2D", "3D"},
+	})
+	require.False(t, connected(s.occupancy()), "before the flight nothing reaches the left bank")
+	rig(t, s, 2)
+	ev := do(t, s, "move left")
+	assert.Contains(t, texts(ev), "The 5 of hearts runs from lower 2 to lower 1.")
+	n, awake, top := at(t, s, "lower 1")
+	assert.Equal(t, []any{1, true, "5H"}, []any{n, awake, top}, "it floats over the empty position, still awake")
+	n, _, top = at(t, s, "lower 2")
+	assert.Equal(t, []any{1, "9C"}, []any{n, top})
+	assert.False(t, s.over, "lower 1, lower 2 and the upper row join the banks")
+	assert.True(t, connected(s.occupancy()))
+}
+
+// With start-with=card the troll may be handed the ace of clubs: that is
+// THE CLUB, kept for good, not an ordinary carried club.
+func TestTheStartingCardMayBeTheAceOfClubsWhichIsTHECLUB(t *testing.T) {
+	for seed := uint64(0); seed < 3000; seed++ {
+		r := game.NewRand(seed)
+		cards := deck.New(0)
+		deck.Shuffle(&r, cards)
+		if cards[50] != aceClubs { // the card after the first one
+			continue
+		}
+		g, err := Game.New(game.Config{Players: 1, Seed: seed, Options: map[string]string{"start-with": "card"}})
+		require.NoError(t, err)
+		s := g.(*state)
+		require.NoError(t, s.Audit())
+		assert.True(t, s.club, "seed %d", seed)
+		assert.Equal(t, holdNone, s.holding, "THE CLUB is not carried as an ordinary card")
+		assert.Equal(t, 25, int(s.deck.n), "the first card, THE CLUB, the first draw")
+		assert.True(t, s.View(0).(View).TheClub)
+		assert.False(t, s.handsFree(), "and it bars picking anything up")
+		return
+	}
+	t.Fatal("no seed below 3000 hands out the ace of clubs")
+}
