@@ -370,6 +370,32 @@ func TestTheSequenceIsShuffledOnceEveryoneHasBeenTrainer(t *testing.T) {
 	assert.Greater(t, len(orders), 1, "the order changed")
 }
 
+// A trainer's mistake still ends that trainer's turn: when it is the last
+// turn of a round, the sequence is shuffled before the next trainer draws,
+// and the card put back under the pile is decoded by the new order later.
+func TestTheSequenceIsShuffledAfterARoundEndingInATrainersMistake(t *testing.T) {
+	s := build(t, table{players: 3, order: ex, trainer: 2, turns: 2,
+		pile: []string{"4 spiders", "1 rat", "2 flies"}, scores: [][]string{{"1 fly"}, {}, {"3 flies"}}})
+	ev := do(t, s, "2 code 1 1")
+	require.Equal(t, []string{"mistake", "reshuffled", "trainer", "drawn"}, eventTypes(ev))
+	assert.Contains(t, ev[1].Text, "From position 1: "+s.order[0])
+	assert.Equal(t, 3, s.turns, "the mistaken turn counted")
+	assert.Equal(t, 0, s.trainer, "a new round begins with seat 0")
+	assert.Equal(t, []string{"2 flies", "4 spiders", "3 flies"}, pileTopFirst(s), "the card, then the trainer's score card, went under the pile")
+	c, _ := s.TrainerCard(0)
+	assert.Equal(t, "1 rat", c.String())
+	// The trainer gives the code by the new order.
+	ev = do(t, s, fmt.Sprintf("0 code %d 1", s.order.position(Rat)))
+	assert.Equal(t, "code", ev[0].Type)
+
+	// Never with the even-easier sequence.
+	s = build(t, table{players: 3, variant: EvenEasier, order: "rat,spider,fly", trainer: 2, turns: 2,
+		pile: []string{"4 spiders", "1 rat"}})
+	ev = do(t, s, "2 code 1 1")
+	assert.Equal(t, []string{"mistake", "trainer", "drawn"}, eventTypes(ev))
+	assert.Equal(t, "rat,spider,fly", s.order.String())
+}
+
 func TestTheEvenEasierSequenceNeverChanges(t *testing.T) {
 	for _, cards := range []string{"30", "40"} {
 		cfg := game.Config{Players: 3, Variant: EvenEasier, Options: map[string]string{OptEvenEasierCards: cards}, Seed: 4}
