@@ -405,8 +405,8 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 					require.Less(t, atof(t, widths), 1.0, "the bridge's columns are even")
 				case "deck":
 					if side.name == "phone" {
-						// A card passed "to Player2" reaches Player2, however the
-						// dealer numbers its seats.
+						// A card passed "to Player2" reaches Player2 (the dealer's
+						// pass names a seat from 0, as every move does).
 						p.do(chromedp.Click(chromedp.CSS(`button.cardpick`)))
 						p.waitJS("the card's moves", `[...document.querySelectorAll('button[data-action="pass"]')].some(b => b.textContent === "Pass to Player2")`)
 						p.do(chromedp.Evaluate[chromedp.Void](`[...document.querySelectorAll('button[data-action="pass"]')].find(b => b.textContent === "Pass to Player2").click()`))

@@ -193,23 +193,11 @@ const verb = (a) => VERB[a] || a.replace(/-/g, " ").replace(/^./, (c) => c.toUpp
 // Moves that change things for everyone ask for a second tap.
 const SURE = { deck: { end: "Tap again: end the game for everyone", deal: "Tap again: take back every card and deal" } };
 
-// dealerSeatBase tells how the dealer numbers the seat of "pass CARD SEAT":
-// from 0 (the seat as everywhere else) or, as it once did, from 1. The
-// moves come from the server, so the page only names them: a seat never
-// passes to itself, so the targets on offer show which it is.
-function dealerSeatBase(st) {
-  const you = st.room && st.room.you, n = (st.names || []).length;
-  const targets = new Set((st.legal || []).filter((m) => m.action === "pass").map((m) => (m.args || [])[1]));
-  if (!targets.size) return 0;
-  if (targets.has(String(you)) || (you === 0 && targets.has(String(n)))) return 1;
-  return 0;
-}
-
 function argLabel(a, st, action, game) {
   const names = st.names;
   if (isCard(a)) return cardEl(a);
   if (!/^\d+$/.test(a) || !names) return a;
-  if (game === "deck" && action === "pass") { const s = +a - dealerSeatBase(st); if (names[s]) return "to " + names[s]; }
+  if (game === "deck" && action === "pass" && names[+a]) return "to " + names[+a]; // a seat, from 0 as everywhere
   if (game === "celestial" && action === "attack" && names[+a]) return names[+a]; // a seat
   if (game === "insomnia" && action === "show") {
     const voice = (parseView(st).voices || []).find((x) => String(x.voice) === a);
