@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tableref/tableref/referee"
+	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/game"
 )
 
@@ -191,5 +192,24 @@ func (s *Server) Rooms() []RoomSummary {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out
+}
+
+// Timers are a room's timers as they stand (copies, for the referee to
+// tick their last seconds); nil for an unknown or ended room.
+func (s *Server) Timers(code string) []timer.Timer {
+	r := s.room(code)
+	if r == nil {
+		return nil
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status == statusEnded {
+		return nil
+	}
+	out := make([]timer.Timer, len(r.timers))
+	for i, t := range r.timers {
+		out[i] = t.Timer
+	}
 	return out
 }

@@ -44,6 +44,13 @@ func TestATimerRunsPausesWithTheRoomAndRings(t *testing.T) {
 	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "start"}).status)
 	ts := timersOf(t, s, code, toks[0]) // every seat sees the timers
 	require.Len(t, ts, 1)
+	ref := s.Timers(code) // and the referee, for its ticks
+	require.Len(t, ref, 1)
+	assert.Equal(t, "sand", ref[0].Name)
+	due, ok := ref[0].DueAt()
+	assert.True(t, ok)
+	assert.Equal(t, clock.Now().Add(90*time.Second), due)
+	assert.Nil(t, s.Timers("NONE"))
 	assert.True(t, ts[0].Running)
 	assert.Equal(t, clock.Now().Add(90*time.Second).UnixMilli(), ts[0].DueAt)
 	var now struct {
