@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,6 +47,9 @@ func runGames(e *env, args []string) error {
 			}
 		}
 		fmt.Fprintf(e.stdout, "%s — %s (%s)\n  %s\n", in.ID, in.Name, players, in.Summary)
+		if len(in.Roles) > 0 {
+			fmt.Fprintf(e.stdout, "  parts: %s\n", describeRoles(in))
+		}
 		for j, v := range in.Variants {
 			def := ""
 			if j == 0 {
@@ -124,34 +128,64 @@ func runSimulate(e *env, args []string) error {
 	if len(opts) == 0 {
 		opts = nil
 	}
-	// Check every batch's set-up before playing any.
+	// Check every batch's set-up before playing any. Without --players, a
+	// player count that the options refuse (louseflea's small-table=remove
+	// at 3) is skipped with a note; a refused --players is an error.
+	type batch struct {
+		variant string
+		players int
+	}
+	var batches []batch
+	var skipped []string
+	var firstErr error
 	for _, v := range variants {
 		for _, p := range counts {
 			if _, err := g.New(game.Config{Players: p, Variant: v, Options: opts, Seed: seed}); err != nil {
-				return usageError{err.Error()}
+				if players != 0 {
+					return usageError{err.Error()}
+				}
+				if firstErr == nil {
+					firstErr = err
+				}
+				note := fmt.Sprintf("%d players skipped: %s", p, oneLine(err))
+				if len(variants) > 1 {
+					note = fmt.Sprintf("variant %s, %s", v, note)
+				}
+				skipped = append(skipped, note)
+				continue
 			}
+			batches = append(batches, batch{v, p})
 		}
+	}
+	if len(batches) == 0 {
+		return usageError{firstErr.Error()}
 	}
 	var all []sim.Stats
 	start := time.Now()
 	played := 0
-	for _, v := range variants {
-		for _, p := range counts {
-			st, err := sim.Run(sim.Spec{Game: g, Players: p, Variant: v, Options: opts, Games: games, Seed: seed})
-			if err != nil {
-				return err
-			}
-			played += games
-			all = append(all, st)
-			if asJSON {
-				b, _ := json.Marshal(st)
-				fmt.Fprintln(e.stdout, string(b))
-			}
+	for _, b := range batches {
+		st, err := sim.Run(sim.Spec{Game: g, Players: b.players, Variant: b.variant, Options: opts, Games: games, Seed: seed})
+		if err != nil {
+			return err
+		}
+		played += games
+		all = append(all, st)
+		if asJSON {
+			j, _ := json.Marshal(st)
+			fmt.Fprintln(e.stdout, string(j))
 		}
 	}
 	took := time.Since(start)
-	if !asJSON {
-		printStats(e.stdout, g.Info(), all, games, seed)
+	if asJSON {
+		for _, note := range skipped {
+			j, _ := json.Marshal(struct {
+				Game    string `json:"game"`
+				Skipped string `json:"skipped"`
+			}{g.Info().ID, note})
+			fmt.Fprintln(e.stdout, string(j))
+		}
+	} else {
+		printStats(e.stdout, g.Info(), all, games, seed, opts, skipped)
 	}
 	fmt.Fprintf(e.stderr, "played %d games in %.2f s (%.0f games/s)\n", played, took.Seconds(), float64(played)/took.Seconds())
 	return nil
@@ -159,19 +193,157 @@ func runSimulate(e *env, args []string) error {
 
 func pct(n, of int) string { return strconv.FormatFloat(100*float64(n)/float64(of), 'f', 1, 64) + "%" }
 
-func printStats(w io.Writer, in game.Info, all []sim.Stats, games int, seed uint64) {
-	fmt.Fprintf(w, "%s — %s: %d games per batch, seeds %d to %d\n\n", in.ID, in.Name, games, seed, seed+uint64(games)-1)
-	anyPerfect := false
-	anyScore := false
+// seedRange says which seeds a batch of games used: seed+i for game i,
+// wrapping round after the largest seed.
+func seedRange(seed uint64, games int) string {
+	last := seed + uint64(games-1)
+	switch {
+	case last < seed && seed == math.MaxUint64:
+		return fmt.Sprintf("seeds %d and 0 to %d (they wrap round)", seed, last)
+	case last < seed:
+		return fmt.Sprintf("seeds %d to %d and 0 to %d (they wrap round)", seed, uint64(math.MaxUint64), last)
+	}
+	return fmt.Sprintf("seeds %d to %d", seed, last)
+}
+
+func printStats(w io.Writer, in game.Info, all []sim.Stats, games int, seed uint64, opts map[string]string, skipped []string) {
+	fmt.Fprintf(w, "%s — %s: %d games per batch, %s\n", in.ID, in.Name, games, seedRange(seed, games))
+	if len(opts) > 0 {
+		fmt.Fprintf(w, "options: %s\n", optionsFlag(opts).String())
+	}
+	for _, note := range skipped {
+		fmt.Fprintf(w, "%s\n", note)
+	}
+	fmt.Fprintln(w)
+	var rows [][]string
+	var notes []string
+	switch {
+	case in.MaxPlayers == 1:
+		rows, notes = solitaireRows(in, all)
+	case len(in.Roles) > 0:
+		rows, notes = roleRows(in, all)
+	default:
+		rows, notes = seatRows(in, all)
+	}
+	writeTable(w, rows)
+	fmt.Fprintln(w)
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+}
+
+func moveCell(st sim.Stats) string {
+	return fmt.Sprintf("%.1f (%d–%d)", st.MeanMoves, st.MinMoves, st.MaxMoves)
+}
+
+func variantCell(st sim.Stats) string {
+	if st.Variant == "" {
+		return "-"
+	}
+	return st.Variant
+}
+
+func scoreNote(in game.Info) string {
+	if in.ScoreText == "" {
+		return ""
+	}
+	return "score: " + in.ScoreText + "."
+}
+
+// solitaireRows: win, perfect win and mean score per variant.
+func solitaireRows(in game.Info, all []sim.Stats) ([][]string, []string) {
+	rows := [][]string{{"variant", "win", "perfect win", "mean score", "moves: mean (min–max)"}}
+	for _, st := range all {
+		score := "-"
+		if st.MeanScore != nil {
+			score = strconv.FormatFloat(st.MeanScore[0], 'f', 2, 64)
+		}
+		rows = append(rows, []string{variantCell(st), pct(st.WinsBySeat[0], st.Games), pct(st.Perfect, st.Games), score, moveCell(st)})
+	}
+	notes := []string{"win: the share of games won; perfect win: won with no gap in the bridge."}
+	if n := scoreNote(in); n != "" {
+		notes = append(notes, n)
+	}
+	return rows, notes
+}
+
+// roleRows: the games each part won and the mean score of each part, for
+// games whose seats play different parts (no first-seat edge there).
+func roleRows(in game.Info, all []sim.Stats) ([][]string, []string) {
+	anyScore, anyPerfect := false, false
+	for _, st := range all {
+		anyScore = anyScore || st.MeanScore != nil
+		anyPerfect = anyPerfect || st.Perfect > 0
+	}
+	header := []string{"variant", "players", "moves: mean (min–max)", "wins by role", "no winner"}
+	if anyPerfect {
+		header = append(header, "perfect")
+	}
+	if anyScore {
+		header = append(header, "mean score by role")
+	}
+	rows := [][]string{header}
+	for _, st := range all {
+		var wins []string
+		for i, r := range st.Roles {
+			wins = append(wins, r+" "+pct(st.WinsByRole[i], st.Games))
+		}
+		row := []string{variantCell(st), strconv.Itoa(st.Players), moveCell(st), strings.Join(wins, ", "), pct(st.NoWinner, st.Games)}
+		if anyPerfect {
+			row = append(row, pct(st.Perfect, st.Games))
+		}
+		if anyScore {
+			var scores []string
+			if st.MeanScore != nil {
+				for _, r := range st.Roles {
+					sum, n := 0.0, 0
+					for seat, v := range st.MeanScore {
+						if in.Role(seat) == r {
+							sum += v
+							n++
+						}
+					}
+					if sum != 0 {
+						scores = append(scores, r+" "+strconv.FormatFloat(sum/float64(n), 'f', 1, 64))
+					}
+				}
+			}
+			if len(scores) == 0 {
+				scores = []string{"-"}
+			}
+			row = append(row, strings.Join(scores, ", "))
+		}
+		rows = append(rows, row)
+	}
+	notes := []string{"wins by role: the share of games each part won (" + describeRoles(in) + ")."}
+	if n := scoreNote(in); anyScore && n != "" {
+		notes = append(notes, n)
+	}
+	return rows, notes
+}
+
+func describeRoles(in game.Info) string {
+	var parts []string
+	for i, r := range in.Roles {
+		if i == len(in.Roles)-1 && i+1 < in.MaxPlayers {
+			parts = append(parts, fmt.Sprintf("%s: seats %d and up", r, i+1))
+		} else {
+			parts = append(parts, fmt.Sprintf("%s: seat %d", r, i+1))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// seatRows: wins by seat and the first seat's edge, for games whose seats
+// are alike.
+func seatRows(in game.Info, all []sim.Stats) ([][]string, []string) {
+	anyPerfect, anyScore := false, false
 	for _, st := range all {
 		anyPerfect = anyPerfect || st.Perfect > 0
 		anyScore = anyScore || st.MeanScore != nil
 	}
-	header := []string{"variant", "players", "moves: mean (min–max)", "wins by seat", "no winner", "shared"}
-	if in.MaxPlayers > 1 {
-		header = append(header, "first-seat edge")
-	}
-	if anyPerfect || in.MaxPlayers == 1 {
+	header := []string{"variant", "players", "moves: mean (min–max)", "wins by seat", "no winner", "shared", "first-seat edge"}
+	if anyPerfect {
 		header = append(header, "perfect")
 	}
 	if anyScore {
@@ -183,32 +355,36 @@ func printStats(w io.Writer, in game.Info, all []sim.Stats, games int, seed uint
 		for i, n := range st.WinsBySeat {
 			wins[i] = pct(n, st.Games)
 		}
-		v := st.Variant
-		if v == "" {
-			v = "-"
+		edge := "-"
+		if st.Players > 1 {
+			edge = fmt.Sprintf("%.2f", st.FirstSeatEdge())
 		}
-		row := []string{v, strconv.Itoa(st.Players), fmt.Sprintf("%.1f (%d–%d)", st.MeanMoves, st.MinMoves, st.MaxMoves),
-			strings.Join(wins, " "), pct(st.NoWinner, st.Games), pct(st.Shared, st.Games)}
-		if in.MaxPlayers > 1 {
-			edge := "-"
-			if st.Players > 1 {
-				edge = fmt.Sprintf("%.2f", st.FirstSeatEdge())
-			}
-			row = append(row, edge)
-		}
-		if anyPerfect || in.MaxPlayers == 1 {
+		row := []string{variantCell(st), strconv.Itoa(st.Players), moveCell(st), strings.Join(wins, " "), pct(st.NoWinner, st.Games), pct(st.Shared, st.Games), edge}
+		if anyPerfect {
 			row = append(row, pct(st.Perfect, st.Games))
 		}
 		if anyScore {
 			scores := make([]string, len(st.MeanScore))
-			for i, s := range st.MeanScore {
-				scores[i] = strconv.FormatFloat(s, 'f', 1, 64)
+			for i, v := range st.MeanScore {
+				scores[i] = strconv.FormatFloat(v, 'f', 1, 64)
 			}
 			row = append(row, strings.Join(scores, " "))
 		}
 		rows = append(rows, row)
 	}
-	widths := make([]int, len(header))
+	notes := []string{
+		"wins by seat: the share of games each seat won, seat 1 first (shared wins count for each winner).",
+		"first-seat edge: seat 1's wins over the average seat's; 1.00 means no first-player advantage.",
+	}
+	if n := scoreNote(in); anyScore && n != "" {
+		notes = append(notes, n)
+	}
+	return rows, notes
+}
+
+// writeTable prints rows as columns two spaces apart.
+func writeTable(w io.Writer, rows [][]string) {
+	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
 		for i, c := range r {
 			widths[i] = max(widths[i], len([]rune(c)))
@@ -226,9 +402,5 @@ func printStats(w io.Writer, in game.Info, all []sim.Stats, games int, seed uint
 			}
 		}
 		fmt.Fprintln(w, b.String())
-	}
-	fmt.Fprintln(w, "\nwins by seat: the share of games each seat won, seat 1 first (shared wins count for each winner).")
-	if in.MaxPlayers > 1 {
-		fmt.Fprintln(w, "first-seat edge: seat 1's wins over the average seat's; 1.00 means no first-player advantage.")
 	}
 }

@@ -33,6 +33,7 @@ func (gameImpl) Info() game.Info {
 		Name:       "Warriors of the Celestial Emperor",
 		Summary:    "Rival martial clans, one suit each, trade blows with cards laid face down; the highest last card covered by its owner's tricks wins.",
 		MinPlayers: 2,
+		ScoreText:  "tricks taken",
 		MaxPlayers: 4,
 		Options: []game.Option{
 			{Name: OptClans, Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},

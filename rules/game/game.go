@@ -196,6 +196,21 @@ type Info struct {
 	// player (Purse Snatcher's "time", when its clock runs out): servers
 	// refuse them from phones and leave them out of the moves they offer.
 	RefereeActions []string `json:"referee_actions,omitempty"`
+	// Roles names the seats' parts where they are not alike: Roles[i] is
+	// seat i's, and the last one is every later seat's (Purse Snatcher:
+	// tourist, officer; Insomnia: sleeper, then voices). Empty when every
+	// seat plays the same game.
+	Roles []string `json:"roles,omitempty"`
+	// ScoreText says what Result.Scores counts, where the game keeps score.
+	ScoreText string `json:"score_text,omitempty"`
+}
+
+// Role is the part seat plays (see Info.Roles), or "" where seats are alike.
+func (in Info) Role(seat int) string {
+	if len(in.Roles) == 0 || seat < 0 {
+		return ""
+	}
+	return in.Roles[min(seat, len(in.Roles)-1)]
 }
 
 // Variant is a named set of rules, such as woodlouse "easier".

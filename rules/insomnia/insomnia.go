@@ -52,6 +52,8 @@ func (gameImpl) Info() game.Info {
 		Summary:    "Six voices with secret cards keep a sleeper awake; the sleeper quiets each by showing it the card of the same number and colour, and every card left over buys ten minutes of rest.",
 		MinPlayers: 4,
 		MaxPlayers: 7,
+		Roles:      []string{"sleeper", "voices"},
+		ScoreText:  "minutes of sleep (the sleeper's; 10 for each card left)",
 		Options: []game.Option{
 			{Name: OptAces, Default: AcesLow, Values: []string{AcesLow, AcesHigh},
 				Text: "Where an ace stands when a voice says higher or lower: \"low\" (below the 2) or \"high\" (above the king)."},

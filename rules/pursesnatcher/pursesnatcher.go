@@ -43,6 +43,7 @@ func (gameImpl) Info() game.Info {
 			{Name: OptToldToLeave, Text: "last-stand: once told to leave, the tourist may still make one last challenge or one last offer of the token before she goes (or refuses and is arrested); last-offer: only one last offer, no challenge.", Default: LastStand, Values: []string{LastStand, LastOffer}},
 		},
 		RefereeActions: []string{"time"},
+		Roles:          []string{"tourist", "officer"},
 	}
 }
 

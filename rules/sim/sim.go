@@ -7,6 +7,7 @@ package sim
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -41,7 +42,12 @@ type Stats struct {
 	WinsBySeat []int `json:"wins_by_seat"`
 	NoWinner   int   `json:"no_winner"`
 	Shared     int   `json:"shared_wins"` // games with more than one winner
-	Perfect    int   `json:"perfect_wins,omitempty"`
+	Perfect    int   `json:"perfect_wins"`
+	// Roles and WinsByRole, for games whose seats play different parts
+	// (game.Info.Roles): the games each part won (any of its seats among
+	// the winners).
+	Roles      []string `json:"roles,omitempty"`
+	WinsByRole []int    `json:"wins_by_role,omitempty"`
 
 	MeanMoves float64 `json:"mean_moves"`
 	MinMoves  int     `json:"min_moves"`
@@ -76,6 +82,8 @@ func (s Stats) FirstSeatEdge() float64 {
 // number, so tallies add up to the same totals in any order: the batch's
 // figures do not depend on which worker played which game.
 type tally struct {
+	roles                     []int // per seat, its role's index
+	roleWins                  []int
 	wins                      []int
 	noWinner, shared, perfect int
 	scores                    []int64
@@ -87,8 +95,9 @@ type tally struct {
 	err                       error
 }
 
-func newTally(players int) *tally {
-	return &tally{wins: make([]int, players), scores: make([]int64, players), minMoves: -1, errAt: -1}
+func newTally(players int, roleOf []int, roles int) *tally {
+	return &tally{wins: make([]int, players), scores: make([]int64, players), minMoves: -1, errAt: -1,
+		roles: roleOf, roleWins: make([]int, roles)}
 }
 
 func (t *tally) add(i int, res game.Result, moves int, err error) {
@@ -106,8 +115,17 @@ func (t *tally) add(i int, res game.Result, moves int, err error) {
 	default:
 		t.shared++
 	}
+	var won uint64
 	for _, w := range res.Winners {
 		t.wins[w]++
+		if t.roles != nil {
+			won |= 1 << uint(t.roles[w])
+		}
+	}
+	for r := range t.roleWins {
+		if won&(1<<uint(r)) != 0 {
+			t.roleWins[r]++
+		}
 	}
 	if res.Perfect {
 		t.perfect++
@@ -136,6 +154,9 @@ func (t *tally) merge(o *tally) {
 	for i := range t.wins {
 		t.wins[i] += o.wins[i]
 		t.scores[i] += o.scores[i]
+	}
+	for i := range t.roleWins {
+		t.roleWins[i] += o.roleWins[i]
 	}
 	t.scored = t.scored || o.scored
 	t.moves += o.moves
@@ -170,11 +191,25 @@ func Run(sp Spec) (Stats, error) {
 		workers = runtime.NumCPU()
 	}
 	workers = min(workers, sp.Games)
+	in := sp.Game.Info()
+	var roles []string
+	var roleOf []int
+	if len(in.Roles) > 0 {
+		for seat := range sp.Players {
+			r := in.Role(seat)
+			i := slices.Index(roles, r)
+			if i < 0 {
+				i = len(roles)
+				roles = append(roles, r)
+			}
+			roleOf = append(roleOf, i)
+		}
+	}
 	tallies := make([]*tally, workers)
 	var wg sync.WaitGroup
 	var next atomic.Int64
 	for w := range workers {
-		t := newTally(sp.Players)
+		t := newTally(sp.Players, roleOf, len(roles))
 		tallies[w] = t
 		wg.Add(1)
 		go func() {
@@ -193,7 +228,7 @@ func Run(sp Spec) (Stats, error) {
 		}()
 	}
 	wg.Wait()
-	all := newTally(sp.Players)
+	all := newTally(sp.Players, roleOf, len(roles))
 	for _, t := range tallies {
 		all.merge(t)
 	}
@@ -203,6 +238,9 @@ func Run(sp Spec) (Stats, error) {
 	st := Stats{Game: sp.Game.Info().ID, Players: sp.Players, Variant: sp.Variant, Options: sp.Options, Games: sp.Games, Seed: sp.Seed,
 		WinsBySeat: all.wins, NoWinner: all.noWinner, Shared: all.shared, Perfect: all.perfect,
 		MeanMoves: float64(all.moves) / float64(sp.Games), MinMoves: all.minMoves, MaxMoves: all.maxMoves}
+	if roles != nil {
+		st.Roles, st.WinsByRole = roles, all.roleWins
+	}
 	if all.scored {
 		st.MeanScore = make([]float64, sp.Players)
 		for s, v := range all.scores {

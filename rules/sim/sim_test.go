@@ -115,3 +115,25 @@ func TestBatchesCoverCountsAndVariants(t *testing.T) {
 	assert.Equal(t, []int{3}, counts)
 	assert.Equal(t, []string{"d4"}, variants)
 }
+
+// roleRace is race with parts: seat 0 "first", the others "rest".
+type roleRace struct{ race }
+
+func (roleRace) Info() game.Info {
+	in := race{}.Info()
+	in.Roles = []string{"first", "rest"}
+	return in
+}
+
+func TestWinsAreCountedByRoleWhereSeatsPlayParts(t *testing.T) {
+	st, err := Run(Spec{Game: roleRace{}, Players: 4, Games: 1000, Seed: 3})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"first", "rest"}, st.Roles)
+	require.Len(t, st.WinsByRole, 2)
+	assert.Equal(t, st.WinsBySeat[0], st.WinsByRole[0])
+	assert.Equal(t, st.WinsBySeat[1]+st.WinsBySeat[2]+st.WinsBySeat[3], st.WinsByRole[1], "one winner a game: the rest's wins add up")
+	assert.Equal(t, st.Games, st.WinsByRole[0]+st.WinsByRole[1]+st.NoWinner)
+	plain, err := Run(Spec{Game: race{}, Players: 4, Games: 10, Seed: 3})
+	require.NoError(t, err)
+	assert.Nil(t, plain.WinsByRole)
+}

@@ -48,6 +48,7 @@ func (trollGame) Info() game.Info {
 		Summary:    "Solitaire: keep a bridge of playing cards from waking up and wandering off, stomping and clubbing bricks until the deck runs out.",
 		MinPlayers: 1,
 		MaxPlayers: 1,
+		ScoreText:  "cards left in the deck of awakening (lower is better; 0 on a win)",
 		Variants: []game.Variant{
 			{ID: "standard", Text: "Rows of 3,2,1,1,2,3 bricks and 27 awakenings to survive: the full game, and the hardest."},
 			{ID: "sturdy-ends", Text: "Rows of 4,2,1,1,2,4 bricks (one more brick on each end): slightly easier, 23 awakenings."},

@@ -34,6 +34,7 @@ var info = game.Info{
 	Name:       "Woodlouse Chaos",
 	Summary:    "The trainer drums and claps a code for a secret animal card; the first to call the right animal and number wins it.",
 	MinPlayers: 3,
+	ScoreText:  "score cards at the end",
 	MaxPlayers: 6,
 	Variants: []game.Variant{
 		{ID: Basic, Text: "Four of the five animals (40 cards); the animal left out is drawn at random."},
