@@ -30,12 +30,19 @@ type batch struct {
 // OnEvents registers f, called with every accepted move's events, room by
 // room in the order they happened, from one goroutine and outside every
 // lock. A listener that falls far behind loses batches rather than slowing
-// the game.
+// the game. The events of the referee's own moves made before any listener
+// was registered (New resuming a room: a Purse Snatcher meeting whose clock
+// ran out while the server was down) wait for the first one, and reach it
+// first.
 func (s *Server) OnEvents(f func(room string, evs []referee.Logged)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.events == nil {
-		s.events = make(chan batch, 256)
+		s.events = make(chan batch, eventsQueued)
+		for _, b := range s.early {
+			s.events <- b // never blocks: early holds at most eventsQueued
+		}
+		s.early = nil
 		go func() {
 			for b := range s.events {
 				s.mu.RLock()
@@ -48,13 +55,29 @@ func (s *Server) OnEvents(f func(room string, evs []referee.Logged)) {
 	s.onEvents = f
 }
 
-// notify hands a move's events to the OnEvents listener.
+// eventsQueued is how many batches of events wait for the OnEvents
+// listener, before it is registered and while it runs behind.
+const eventsQueued = 256
+
+// notify hands a move's events to the OnEvents listener, or keeps them
+// for it until it is registered.
 func (s *Server) notify(room string, evs []referee.Logged) {
+	if len(evs) == 0 {
+		return
+	}
 	s.mu.RLock()
 	ch := s.events
 	s.mu.RUnlock()
-	if ch == nil || len(evs) == 0 {
-		return
+	if ch == nil {
+		s.mu.Lock()
+		if ch = s.events; ch == nil {
+			if len(s.early) < eventsQueued {
+				s.early = append(s.early, batch{room, evs})
+			}
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
 	}
 	select {
 	case ch <- batch{room, evs}:

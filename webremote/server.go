@@ -65,6 +65,10 @@ type Server struct {
 	events   chan batch // to the OnEvents listener
 	onEvents func(room string, evs []referee.Logged)
 	onTimer  func(room, name string)
+	// What happened before OnEvents and OnTimer were registered (while New
+	// resumed the rooms), for them.
+	early       []batch
+	earlyTimers [][2]string // room and timer
 
 	logMu sync.Mutex
 

@@ -110,9 +110,12 @@ func (r *room) ring(t *roomTimer) {
 	r.broadcastLocked(nil)
 	code := r.code
 	r.mu.Unlock()
-	r.s.mu.RLock()
+	r.s.mu.Lock()
 	on := r.s.onTimer
-	r.s.mu.RUnlock()
+	if on == nil && len(r.s.earlyTimers) < eventsQueued {
+		r.s.earlyTimers = append(r.s.earlyTimers, [2]string{code, name}) // for OnTimer
+	}
+	r.s.mu.Unlock()
 	r.s.logf("room %s: the %s timer has run out", code, name)
 	r.s.notify(code, evs)
 	if on != nil {
@@ -140,7 +143,8 @@ func (r *room) timeMoveLocked() (game.Move, bool) {
 // catchUpLocked makes, on resume, the referee's move a timer owed the game
 // when the server stopped between the timer's end and the move: the
 // meeting's clock stands at 0:00 but the game has not been told its time is
-// up.
+// up. Its events wait for the OnEvents listener, so the speakers announce
+// it.
 func (r *room) catchUpLocked() {
 	t := r.findTimer(meetingTimer)
 	if t == nil || t.Running() || t.Held || !t.Expired(r.s.clock().Now()) {
@@ -150,19 +154,28 @@ func (r *room) catchUpLocked() {
 	if !ok {
 		return
 	}
-	if _, _, err := r.refereeMoveLocked(mv); err != nil {
+	_, evs, err := r.refereeMoveLocked(mv)
+	if err != nil {
 		r.s.logf("room %s: the meeting's time had run out before the restart, but: %v", r.code, err)
 		return
 	}
 	r.s.logf("room %s: the meeting's time had run out before the restart; the referee's time move is made now", r.code)
+	r.s.notify(r.code, evs) // kept for the OnEvents listener, which comes after New
 }
 
 // OnTimer registers f, called when a room's timer runs out (the referee
-// rings the alarm).
+// rings the alarm). The first f registered is called at once, before
+// OnTimer returns, for the timers that ran out before it (a resumed room's
+// timer that fell due while the server was down).
 func (s *Server) OnTimer(f func(room, name string)) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.onTimer = f
+	early := s.earlyTimers
+	s.earlyTimers = nil
+	s.mu.Unlock()
+	for _, t := range early {
+		f(t[0], t[1])
+	}
 }
 
 // timerAction is the host's timer control: create, start, pause, flip,

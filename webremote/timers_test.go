@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/timer"
 )
 
@@ -235,7 +236,83 @@ func TestAMeetingWhoseTimeMoveWasLostInACrashGetsItOnResume(t *testing.T) {
 	assert.Equal(t, seq+1, after.Seq, "the lost time move is made on resume")
 	assert.JSONEq(t, string(done.View), string(after.View), "the meeting stands as it did before the crash")
 	assert.Equal(t, int64(0), timersOf(t, s2, code, host)[0].LeftMS)
+	// The move was made inside New, before anyone listened: its events wait
+	// for the listener registered after it (tableref serve's speakers).
+	heard := listen(s2)
+	got := heard.wait(t, 1)
+	assert.Equal(t, code, got[0].room)
+	assert.Equal(t, seq+1, got[0].evs[0].Seq, "the time move's events")
 	// And it is journalled: a second restart finds it without making it again.
 	s3 := newTestServer(t, Config{Clock: clock, Data: dir})
 	assert.Equal(t, seq+1, viewOf(t, s3, code, host).Seq)
+	heard3 := listen(s3)
+	time.Sleep(50 * time.Millisecond)
+	assert.Empty(t, heard3.batches(), "nothing is announced twice")
+}
+
+// A meeting whose clock fell due while the server was down runs out as
+// the server resumes it, before tableref serve has registered its
+// listeners: the alarm and the time move's events wait for them.
+func TestATimerThatRanOutBeforeTheListenersWereRegisteredReachesThem(t *testing.T) {
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Clock: &timer.Fake{}, Data: dir})
+	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher", "options": map[string]any{"minutes": 1}})
+	joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	seq := viewOf(t, s, code, host).Seq
+
+	// The server is down for two minutes (a clock of its own: the first
+	// server's meeting never rings).
+	later := &timer.Fake{}
+	later.Advance(2 * time.Minute)
+	s2 := newTestServer(t, Config{Clock: later, Data: dir})
+	later.Advance(0) // the resumed meeting, overdue, rings now
+	require.Equal(t, seq+1, viewOf(t, s2, code, host).Seq, "the referee made the time move")
+
+	heard := listen(s2)
+	var rung [][2]string
+	s2.OnTimer(func(room, name string) { rung = append(rung, [2]string{room, name}) })
+	assert.Equal(t, [][2]string{{code, meetingTimer}}, rung, "the alarm rings for the listener registered late")
+	got := heard.wait(t, 1)
+	assert.Equal(t, seq+1, got[0].evs[0].Seq, "the time move's events")
+
+	// From now on, as they happen, once each.
+	s2.OnTimer(func(room, name string) { t.Errorf("rung again: %s %s", room, name) })
+	time.Sleep(50 * time.Millisecond)
+	assert.Len(t, heard.batches(), 1)
+}
+
+// heardBatches collects what an OnEvents listener receives.
+type heardBatches struct {
+	mu  sync.Mutex
+	got []batch
+}
+
+func listen(s *Server) *heardBatches {
+	h := &heardBatches{}
+	s.OnEvents(func(room string, evs []referee.Logged) {
+		h.mu.Lock()
+		h.got = append(h.got, batch{room, evs})
+		h.mu.Unlock()
+	})
+	return h
+}
+
+func (h *heardBatches) batches() []batch {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]batch(nil), h.got...)
+}
+
+// wait waits until n batches have come.
+func (h *heardBatches) wait(t *testing.T, n int) []batch {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if got := h.batches(); len(got) >= n {
+			return got
+		}
+	}
+	t.Fatalf("%d batches of events came, not %d", len(h.batches()), n)
+	return nil
 }
