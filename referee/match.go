@@ -145,7 +145,7 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 	if err != nil {
 		var r *game.RefusedError
 		if errors.As(err, &r) {
-			return len(m.moves), nil, &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names)}
+			return len(m.moves), nil, &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names), Turn: r.Turn}
 		}
 		return len(m.moves), nil, err
 	}

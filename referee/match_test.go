@@ -211,3 +211,33 @@ func rightGuess(t *testing.T, m *Match, trainer int) []string {
 	require.Len(t, f, 2, "the trainer's card in %s", m.Snapshot(trainer, 0).View)
 	return []string{f[1], f[0]}
 }
+
+// waitState is a game where every seat is listed in turn but the engine
+// refuses seat 1 as out of turn (as a simultaneous phase does for a seat
+// that has already acted).
+type waitState struct{}
+
+func (waitState) Turn() []int           { return []int{0, 1} }
+func (waitState) Legal(int) []game.Move { return nil }
+func (waitState) View(int) any          { return map[string]int{} }
+func (waitState) Over() bool            { return false }
+func (waitState) Result() game.Result   { return game.Result{} }
+func (s waitState) Clone() game.State   { return s }
+func (waitState) Audit() error          { return nil }
+func (waitState) Apply(m game.Move) ([]game.Event, error) {
+	return nil, game.RefuseTurn(m, "%s has already acted", game.Seat(m.Seat))
+}
+
+type waitGame struct{}
+
+func (waitGame) Info() game.Info                     { return game.Info{ID: "wait", MinPlayers: 2, MaxPlayers: 2} }
+func (waitGame) New(game.Config) (game.State, error) { return waitState{}, nil }
+
+func TestAnEnginesTurnRefusalStaysATurnRefusalWithNames(t *testing.T) {
+	m, err := New(waitGame{}, game.Config{}, []string{"Ann", "Bob"})
+	require.NoError(t, err)
+	_, _, err = m.Apply(game.M(1, "act"))
+	require.Error(t, err)
+	assert.True(t, game.IsTurnRefusal(err), "the engine's out-of-turn mark survives the naming: %v", err)
+	assert.Contains(t, err.Error(), "Bob has already acted")
+}

@@ -321,7 +321,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		if s.phase == pOpen || s.phase == pTalk {
 			return []game.Event{s.order(byTime)}, nil
 		}
-		return []game.Event{{Type: "time", Text: fmt.Sprintf("Time is up (%d minutes): once this exchange is settled, %s must end the meeting.", s.minutes, who(Officer))}}, nil
+		return []game.Event{{Type: "time", Text: fmt.Sprintf("Time is up (%s): once this exchange is settled, %s must end the meeting.", minutes(s.minutes), who(Officer))}}, nil
 
 	case "challenge":
 		last := s.phase == pOrdered && s.standLast && !s.lastStand
@@ -627,11 +627,27 @@ func (s *state) back() game.Event {
 	return game.Event{Type: "talk", Text: "The meeting goes on; " + who(Tourist) + " is " + s.posture.String() + "."}
 }
 
+// minutes is "1 minute" or "N minutes".
+func minutes(n int) string {
+	if n == 1 {
+		return "1 minute"
+	}
+	return fmt.Sprintf("%d minutes", n)
+}
+
+// hasHave is what "has" or "have" passed, agreeing with n.
+func hasHave(what string, n int) string {
+	if n == 1 {
+		return what + " has"
+	}
+	return what + " have"
+}
+
 func (s *state) order(why orderReason) game.Event {
 	s.ordered = why
 	s.phase = pOrdered
 	if why == byTime {
-		return game.Event{Type: "ordered", Text: fmt.Sprintf("%d minutes have passed: %s has an urgent appointment, bids %s good day and tells her to leave.", s.minutes, who(Officer), who(Tourist))}
+		return game.Event{Type: "ordered", Text: fmt.Sprintf("%s passed: %s has an urgent appointment, bids %s good day and tells her to leave.", hasHave(minutes(s.minutes), s.minutes), who(Officer), who(Tourist))}
 	}
 	return game.Event{Type: "ordered", Text: who(Officer) + " tells " + who(Tourist) + " to leave the station, and she must obey."}
 }

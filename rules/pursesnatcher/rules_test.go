@@ -649,3 +649,10 @@ func TestEveryListedMoveIsAcceptedInEveryPhase(t *testing.T) {
 		}
 	}
 }
+
+func TestTheTimeNoticeCountsMinutesInGoodEnglish(t *testing.T) {
+	assert.Equal(t, "1 minute", minutes(1))
+	assert.Equal(t, "15 minutes", minutes(15))
+	assert.Equal(t, "1 minute has", hasHave(minutes(1), 1))
+	assert.Equal(t, "2 minutes have", hasHave(minutes(2), 2))
+}
