@@ -57,6 +57,7 @@ var spoken = map[string]string{
 	"attack": "clause", "out": "all", "battle-over": "clause", "champion": "clause",
 	// Purse Snatcher
 	"challenge-won": "all", "challenge-lost": "all", "arrested": "all", "token-taken": "all", "time": "all", "left": "all",
+	"ordered": "all", // told to leave (the meeting's time is up, or the officer says so)
 	// Insomnia
 	"silenced": "all", "alarm": "clause", "asleep": "all",
 	// Jerks in a Minefield: whose token is blown up, who becomes a ghost,

@@ -78,6 +78,7 @@ func TestTheRefereeSaysTheHeadlinesOnly(t *testing.T) {
 		{"play", "Bob plays girl on a free turn, so nobody sits for it.", "", nil},
 		{"attack", "Ann (Dragon) attacks Bob (Phoenix): each lays a card face down", "Ann (Dragon) attacks Bob (Phoenix).", nil},
 		{"time", "Time is up (1 minutes): once this exchange is settled, Bob (the officer) must end the meeting.", "Time is up (1 minute): once this exchange is settled, Bob (the officer) must end the meeting.", nil},
+		{"ordered", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", nil},
 		{"fly", "The 10 of clubs at upper 2 was already awake: jolted again, it flies off into the sky and is set aside.", "", nil},
 		{"fly", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it. The bridge wins; 3 card(s) were left.", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it.", nil},
 		{"alarm", "The deck is spent with 4 voice(s) still talking: the alarm rings.", "The deck is spent with 4 voices still talking.", nil},
