@@ -348,7 +348,7 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 			room, hostTok, seatTok := startRoom(t, base, id)
 			if id == "insomnia" || id == "woodlouse" { // a party without a microphone
 				require.NoError(t, sv.srv.SetLive(room, "hearing", map[string]any{
-					"mic": map[string]any{"listening": false, "message": "not listening (--no-mic): the trainer enters the code on the phone"}, "talking": true,
+					"mic": map[string]any{"listening": false, "message": "not listening (--no-mic)"}, "talking": true,
 				}))
 			}
 			for _, side := range []struct{ name, path, key, tok string }{
@@ -545,4 +545,57 @@ func TestTimersCountAgainstTheServersClock(t *testing.T) {
 	p.waitJS("the timer", `document.querySelector('[data-timer="sand"]')`)
 	time.Sleep(600 * time.Millisecond) // a few ticks
 	require.Regexp(t, `^sand 1:(2\d|30)$`, p.text(`document.querySelector('[data-timer="sand"]').textContent`))
+}
+
+// TestTheMicrophonePanelSaysWhatItHeard draws what tableref serve puts
+// under live.hearing: a code not taken is its note alone (which says what
+// was heard), one taken is counted in the singular when it is one, and
+// Insomnia's pauses and shouts are at their time of day.
+func TestTheMicrophonePanelSaysWhatItHeard(t *testing.T) {
+	sv := serveAndBrowse(t, 90*time.Second)
+	out := artifacts(t)
+	listening := map[string]any{"listening": true, "input": "Test Mic", "message": "listening to Test Mic"}
+	wood, _, _ := startRoom(t, sv.base, "woodlouse")
+	ins, _, _ := startRoom(t, sv.base, "insomnia")
+	require.NoError(t, sv.srv.SetLive(ins, "hearing", map[string]any{
+		"mic": listening, "gestures": []any{}, "code": nil, "talking": true,
+		"voices": []any{
+			map[string]any{"kind": "shout", "start": 75.2, "end": 77, "at": "21:01:15", "seconds": 1.8, "db": 9.5},
+			map[string]any{"kind": "pause", "start": 80, "end": 81.88, "at": "21:01:20", "seconds": 1.88},
+		},
+	}))
+	open := func(room string) page {
+		c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		p := page{t, "table " + room, c}
+		p.do(chromedp.EmulateViewport(1280, 900), chromedp.Navigate(sv.lan+"/t/"+room))
+		p.waitJS("the microphone panel", `document.querySelector("#hearing")`)
+		return p
+	}
+	p := open(ins)
+	p.waitJS("the log", `document.querySelector("#voices")`)
+	require.Equal(t, "Pause of 1.9 s at 21:01:20\nShout at 21:01:15", p.text(`document.querySelector("#voices").innerText`), "newest first")
+	p.noLeftovers()
+	p.shot(out, "hearing-insomnia.png")
+
+	require.NoError(t, sv.srv.SetLive(wood, "hearing", map[string]any{"mic": listening, "gestures": []any{}, "code": nil, "talking": true}))
+	p = open(wood)
+	for _, c := range []struct {
+		code map[string]any
+		want string
+	}{
+		{map[string]any{"bangs": 0, "claps": 1, "order": "C", "used": false,
+			"note": "heard 1 clap — that fits no card (no bangs, so no position): repeat the code or enter it on the phone"},
+			"Heard 1 clap — that fits no card (no bangs, so no position): repeat the code or enter it on the phone"},
+		{map[string]any{"bangs": 2, "claps": 2, "order": "BBCC", "used": false, "masked": 1,
+			"note": "heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
+			"Heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
+		{map[string]any{"bangs": 1, "claps": 1, "order": "BC", "used": true}, "Heard: 1 bang + 1 clap — the trainer's code"},
+		{map[string]any{"bangs": 3, "claps": 4, "order": "BBBCCCC", "used": false, "note": "room X is paused"}, "Heard: 3 bangs + 4 claps (room X is paused)"},
+	} {
+		require.NoError(t, sv.srv.SetLive(wood, "hearing", map[string]any{"mic": listening, "gestures": []any{}, "code": c.code, "talking": true}))
+		p.waitJS(c.want, fmt.Sprintf(`document.querySelector("#heard-code") && document.querySelector("#heard-code").innerText === %q`, c.want))
+		p.noLeftovers()
+	}
+	p.shot(out, "hearing-woodlouse.png")
 }

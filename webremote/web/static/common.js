@@ -457,8 +457,26 @@ export function hearingEl(st) {
   return h("div.panel", { id: "hearing" }, h("h2", "The microphone ", h("span.micmsg", live.mic ? "· " + live.mic.message : "")),
     game === "insomnia" ? h("p", { class: "talk " + (live.talking ? "on" : "off") }, live.talking ? "The voices are talking." : "Silence…") : null,
     game === "woodlouse" ? h("div.gestures", g.length ? g : h("span.muted", "Bang, then clap: the code shows here as it is heard.")) : null,
-    live.code ? h("p", `Heard: ${plural(live.code.bangs, "bang")} + ${plural(live.code.claps, "clap")}${live.code.note ? " (" + live.code.note + ")" : ""}`) : null,
-    (live.voices || []).length ? h("ul.events", live.voices.slice(-6).reverse().map((x) => h("li", x.kind === "pause" ? `Pause of ${x.seconds} s at ${x.start.toFixed(1)} s` : `Shout at ${x.start.toFixed(1)} s`))) : null);
+    live.code ? h("p", { id: "heard-code" }, heardCode(live.code)) : null,
+    (live.voices || []).length ? h("ul.events", { id: "voices" }, live.voices.slice(-6).reverse().map((x) => h("li", voiceText(x)))) : null);
+}
+
+// heardCode says the last code the microphone heard. A code the referee
+// did not take has a note that says what was heard and why ("heard 1 clap —
+// that fits no card …"): it is shown on its own.
+function heardCode(c) {
+  const heard = `${plural(c.bangs, "bang")} + ${plural(c.claps, "clap")}`;
+  const note = String(c.note || "");
+  if (/^heard /i.test(note)) return note[0].toUpperCase() + note.slice(1);
+  if (note) return `Heard: ${heard} (${note})`;
+  return `Heard: ${heard}` + (c.used ? " — the trainer's code" : "");
+}
+
+// voiceText is a pause or a shout of Insomnia's log, at the time of day it
+// started (at, "21:04:33"; start is seconds since the game started).
+function voiceText(x) {
+  const when = x.at || `${Number(x.start || 0).toFixed(1)} s`;
+  return x.kind === "pause" ? `Pause of ${Number(x.seconds || 0).toFixed(1)} s at ${when}` : `Shout at ${when}`;
 }
 
 export function timersEl(st) {
