@@ -59,11 +59,22 @@ func (r *room) idleTooLongLocked(now time.Time) string {
 }
 
 func roundHours(d time.Duration) string {
-	h := int(d.Hours())
-	if h < 48 {
-		return fmt.Sprintf("%d hours", h)
+	count := func(n int, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return fmt.Sprintf("%d %ss", n, unit)
 	}
-	return fmt.Sprintf("%d days", h/24)
+	switch h := int(d.Hours()); {
+	case d < time.Minute: // limits this short come from tableref serve --idle-done and --idle-any
+		return count(int(d.Seconds()), "second")
+	case d < time.Hour:
+		return count(int(d.Minutes()), "minute")
+	case h < 48:
+		return count(h, "hour")
+	default:
+		return count(h/24, "day")
+	}
 }
 
 // touchLocked notes a change to the room.

@@ -96,3 +96,12 @@ func TestIdleLimitsMayBeTurnedOff(t *testing.T) {
 	clock.Advance(30 * 24 * time.Hour)
 	assert.True(t, alive(t, s, code, host))
 }
+
+func TestAnIdleTimeIsSaidInItsUnit(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1500 * time.Millisecond: "1 second", 90 * time.Second: "1 minute", 59 * time.Minute: "59 minutes",
+		time.Hour: "1 hour", 6*time.Hour + 10*time.Minute: "6 hours", 47 * time.Hour: "47 hours", 96 * time.Hour: "4 days",
+	} {
+		assert.Equal(t, want, roundHours(d), "%s", d)
+	}
+}
