@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
@@ -127,6 +125,28 @@ func (p *party) listenFor(room string) {
 	}
 	p.mu.Unlock()
 	if changed {
+		p.publish(room)
+	}
+}
+
+// attach makes the party the server's referee: it says and rings what
+// happens in the rooms, from the first listener on what happened as they
+// were resumed (a Purse Snatcher meeting whose time ran out while the
+// server was down), and ticks the timers' last seconds (watch).
+func (p *party) attach() {
+	p.srv.OnEvents(p.events)
+	p.srv.OnTimer(p.timerDone)
+	p.timers = p.srv.Timers
+}
+
+// setMic says what the microphone does, on the screens of the room it
+// serves.
+func (p *party) setMic(s hearing.Status) {
+	p.mu.Lock()
+	p.mic = s
+	room := p.room
+	p.mu.Unlock()
+	if room != "" {
 		p.publish(room)
 	}
 }
@@ -259,89 +279,34 @@ func (p *party) step() {
 	}
 }
 
-// publicTimers lists a room's timers as its public table shows them (GET
-// /api/rooms/CODE/table, what a TV reads), asking at most once a second a
-// room: until the web remote lists timers itself, the referee reads them
-// as any screen does.
-func publicTimers(srv *webremote.Server) func(room string) []timer.Timer {
-	type seen struct {
-		at     time.Time
-		timers []timer.Timer
-	}
-	var mu sync.Mutex
-	cache := map[string]seen{}
-	return func(room string) []timer.Timer {
-		now := time.Now()
-		mu.Lock()
-		c, ok := cache[room]
-		mu.Unlock()
-		if ok && now.Sub(c.at) < time.Second {
-			return c.timers
-		}
-		var st struct {
-			Timers []struct {
-				Name    string `json:"name"`
-				Length  int64  `json:"length_ms"`
-				Left    int64  `json:"left_ms"`
-				Running bool   `json:"running"`
-				DueAt   int64  `json:"due_at"`
-			} `json:"timers"`
-		}
-		req := httptest.NewRequest("GET", "/api/rooms/"+room+"/table?since=1000000000", nil)
-		if res, err := srv.App().Test(req, 2000); err == nil {
-			if res.StatusCode == 200 {
-				_ = json.NewDecoder(res.Body).Decode(&st)
-			}
-			res.Body.Close()
-		}
-		var ts []timer.Timer
-		for _, t := range st.Timers {
-			tt := timer.New(t.Name, time.Duration(t.Length)*time.Millisecond)
-			tt.Left = time.Duration(t.Left) * time.Millisecond
-			if t.Running && t.DueAt > 0 {
-				// Counting down to due_at.
-				tt.Since, tt.Left = now, time.UnixMilli(t.DueAt).Sub(now)
-			}
-			ts = append(ts, tt)
-		}
-		mu.Lock()
-		cache[room] = seen{now, ts}
-		for code, c := range cache {
-			if now.Sub(c.at) > time.Minute {
-				delete(cache, code)
-			}
-		}
-		mu.Unlock()
-		return ts
-	}
-}
-
 // useCode gives a heard code to the trainer, if one is waiting for it. A
 // code that fits no card, or that the referee's own sound may have spoilt,
 // is more likely misheard than miscounted: it is shown, with what to do,
 // and the trainer repeats it or enters it on the phone. A code that fits a
 // card is the trainer's move (a miscount then triggers the mistake rule).
+// Every code heard is one line of the log; a code not taken has a note that
+// says what was heard and why (the pages show it as it is).
 func (p *party) useCode(room string, c *heardCode) {
+	heard := "heard " + gestures(c.Bangs, c.Claps)
+	const again = "repeat the code or enter it on the phone"
 	note := func(s string) {
 		p.mu.Lock()
 		c.Note = s
 		p.mu.Unlock()
+		p.log("%s: %s\n", room, s)
 	}
 	m := p.srv.Match(room)
 	if m == nil {
-		note("no game under way")
+		note(heard + " — no game under way")
 		return
 	}
 	mv, ok := m.CodeMove(c.Bangs, c.Claps)
 	if !ok {
-		note("not a time for a code")
+		note(heard + " — not a time for a code")
 		return
 	}
-	const again = "repeat the code or enter it on the phone"
-	heard := "heard " + gestures(c.Bangs, c.Claps)
 	if c.Masked > 0 {
 		note(fmt.Sprintf("%s, but %s came while the referee's own sound played: %s", heard, plural(c.Masked, "gesture"), again))
-		p.log("%s: %s\n", room, c.Note)
 		return
 	}
 	if err := m.CodeFits(c.Bangs, c.Claps); err != nil {
@@ -350,16 +315,15 @@ func (p *party) useCode(room string, c *heardCode) {
 			why = after
 		}
 		note(fmt.Sprintf("%s — that fits no card (%s): %s", heard, why, again))
-		p.log("%s: %s\n", room, c.Note)
 		return
 	}
-	_, err := p.srv.Apply(room, mv)
-	p.mu.Lock()
-	if err != nil {
-		c.Note = err.Error()
-	} else {
-		c.Used = true
+	p.log("%s: %s: the trainer's code\n", room, heard) // before the judgement's announcement
+	if _, err := p.srv.Apply(room, mv); err != nil {
+		note(fmt.Sprintf("%s — not taken (%v): %s", heard, err, again))
+		return
 	}
+	p.mu.Lock()
+	c.Used = true
 	p.mu.Unlock()
 }
 

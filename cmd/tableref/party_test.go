@@ -216,9 +216,48 @@ func TestAResumedWoodlouseRoomHearsTheMicrophone(t *testing.T) {
 	assert.Contains(t, v.Events[0].Text, "Ann gives 3 bangs and 5 claps")
 }
 
+// TestARecordingWaitsForTheGameAndSaysSo: with --wav and --game, the
+// terminal says (after the QR codes) that the recording plays once the
+// host starts the game, and the room's screens say it too, not that the
+// microphone is off.
+func TestARecordingWaitsForTheGameAndSaysSo(t *testing.T) {
+	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
+	if _, err := os.Stat(wav); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("corpus file missing: %v", err)
+		}
+		t.Skipf("corpus file missing: %v", err)
+	}
+	base, out := servePlay(t, "--quiet", "--wav", wav, "--game", "woodlouse", "--players", "3")
+	m := regexp.MustCompile(`Open the table screen of room ([A-Z]{4}) at`).FindStringSubmatch(out())
+	require.NotNil(t, m, "%s", out())
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(out(), "Press Ctrl-C"); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, after, _ := strings.Cut(out(), "serving the web remote at")
+	assert.Contains(t, after, "The recording "+wav+" will play as the microphone once the host starts the game.\nPress Ctrl-C to stop.")
+	var st struct {
+		Live struct {
+			Hearing struct {
+				Mic struct {
+					Listening bool   `json:"listening"`
+					Message   string `json:"message"`
+				} `json:"mic"`
+			} `json:"hearing"`
+		} `json:"live"`
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && st.Live.Hearing.Mic.Message == "" {
+		time.Sleep(50 * time.Millisecond)
+		require.Equal(t, 200, apiCall(t, "GET", base+"/api/rooms/"+m[1]+"/table", "", nil, &st))
+	}
+	assert.True(t, st.Live.Hearing.Mic.Listening)
+	assert.Equal(t, "the recording dev-015.wav plays as the microphone once the game starts", st.Live.Hearing.Mic.Message)
+}
+
 func TestServeWithoutAMicrophoneSaysSoAndRefusesBadFlags(t *testing.T) {
-	_, out := servePlay(t, "--quiet", "--no-mic")
-	assert.Contains(t, out(), "Not listening (--no-mic)")
+	_, out := servePlay(t, "--quiet", "--no-mic", "--game", "insomnia", "--players", "4")
+	assert.Contains(t, out(), "Not listening (--no-mic): the voices' pauses and shouts are not timed")
 	r := cliRun(t, nil, "serve", "--no-mic", "--wav", "x.wav")
 	cliAssertError(t, r, 2, "--no-mic cannot go with --device or --wav")
 	r = cliRun(t, nil, "serve", "--wav", "/nonexistent.wav")
@@ -305,6 +344,9 @@ func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 
 	base2, _ := start()
 	assert.Contains(t, said, fmt.Sprintf("resumed 1 room: %s (celestial, playing, seq %d)", room.Room, acked))
+	// Where to find it now, on the new port.
+	assert.Contains(t, said, fmt.Sprintf("Room %s (celestial, playing), resumed: players join at %s/j/%s", room.Room, base2, room.Room))
+	assert.Contains(t, said, fmt.Sprintf("Its table screen: %s/t/%s", base2, room.Room))
 	for i, tok := range toks {
 		var after st
 		require.Equal(t, 200, apiCall(t, "GET", base2+"/api/rooms/"+room.Room+"/view", tok, nil, &after))

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,6 +188,8 @@ func startedWoodlouse(t *testing.T, srv *webremote.Server) (code, host string) {
 // applied.
 func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 	p, srv, rec := newParty(t)
+	var logged []string
+	p.log = func(format string, a ...any) { logged = append(logged, fmt.Sprintf(format, a...)) }
 	code, host := startedWoodlouse(t, srv)
 	p.listenFor(code)
 	m := srv.Match(code)
@@ -218,7 +222,17 @@ func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
 	assert.Equal(t, 1, m.Seq())
 	assert.Equal(t, "mistake", m.Snapshot(game.Table, 0).Events[0].Type)
-	assert.Equal(t, true, liveOf(t, srv, code, host)["code"].(map[string]any)["used"])
+	used := liveOf(t, srv, code, host)["code"].(map[string]any)
+	assert.Equal(t, true, used["used"])
+	assert.Nil(t, used["note"])
+
+	// Each code heard is one line in the terminal, what was heard first.
+	require.Len(t, logged, 6, "%q", logged)
+	for _, l := range logged {
+		assert.True(t, strings.HasPrefix(l, code+": heard "), "%q", l)
+		assert.True(t, strings.HasSuffix(l, "\n") && strings.Count(l, "\n") == 1, "%q", l)
+	}
+	assert.Equal(t, code+": heard "+gestures(bangs, claps)+": the trainer's code\n", logged[5])
 }
 
 // TestTheLastSecondsOfARunningTimerTick: five ticks, one a second, for
@@ -270,15 +284,16 @@ func TestInsomniasLogIsInGameTime(t *testing.T) {
 	assert.Equal(t, "21:01:15", v["at"])
 }
 
-// TestServesTimersTickFromTheRoomsPublicTable: a sand timer started by the
-// host is read from the room's public table and ticks its last seconds.
-func TestServesTimersTickFromTheRoomsPublicTable(t *testing.T) {
+// TestServesTimersTickFromTheRoomsTimers: a sand timer started by the host
+// is read from the room (webremote's Timers, as serve does) and ticks its
+// last seconds.
+func TestServesTimersTickFromTheRoomsTimers(t *testing.T) {
 	p, srv, rec := newParty(t)
 	code, host, _, err := srv.CreateRoom("deck", 3, "", nil)
 	require.NoError(t, err)
 	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/timers", host, map[string]any{"name": "sand", "action": "create", "seconds": 3}, nil))
 	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/timers", host, map[string]any{"name": "sand", "action": "start"}, nil))
-	p.timers = publicTimers(srv)
+	p.timers = srv.Timers
 	ts := p.timers(code)
 	require.Len(t, ts, 1)
 	assert.Equal(t, "sand", ts[0].Name)
@@ -288,4 +303,66 @@ func TestServesTimersTickFromTheRoomsPublicTable(t *testing.T) {
 		p.step()
 	}
 	assert.Equal(t, []string{"sound:tick", "sound:tick", "sound:tick"}, rec.Played, "3, 2, 1")
+}
+
+// lockedRecorder is a sound.Recorder for a party whose events and timers
+// come from several goroutines.
+type lockedRecorder struct {
+	mu  sync.Mutex
+	rec sound.Recorder
+}
+
+func (l *lockedRecorder) Play(n sound.Name) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rec.Play(n)
+}
+
+func (l *lockedRecorder) Say(text string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.rec.Say(text)
+}
+
+func (l *lockedRecorder) Close() error { return nil }
+
+func (l *lockedRecorder) played() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.rec.Played...)
+}
+
+// TestAMeetingThatRanOutWhileTheServerWasDownIsAnnounced: a Purse Snatcher
+// meeting whose clock fell due while serve was stopped runs out as the
+// server resumes the room, before serve's referee is attached; the
+// referee still rings the alarm and says that the time is up.
+func TestAMeetingThatRanOutWhileTheServerWasDownIsAnnounced(t *testing.T) {
+	data := t.TempDir()
+	srv := webremote.New(webremote.Config{RateLimit: -1, Data: data, Clock: &timer.Fake{}})
+	code, host, _, err := srv.CreateRoom("pursesnatcher", 2, "", map[string]string{"minutes": "1"})
+	require.NoError(t, err)
+	for _, n := range []string{"Ann", "Bob"} {
+		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
+	}
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
+
+	later := &timer.Fake{}
+	later.Advance(2 * time.Minute) // the server was down meanwhile
+	srv2 := webremote.New(webremote.Config{RateLimit: -1, Data: data, Clock: later})
+	later.Advance(0) // the overdue meeting rings as the room is resumed
+	rec := &lockedRecorder{}
+	p := &party{srv: srv2, player: rec, log: func(string, ...any) {}, done: make(chan struct{}), talking: true}
+	p.attach()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) && len(rec.played()) < 3 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	played := rec.played()
+	assert.Contains(t, played, "sound:alarm")
+	assert.Contains(t, played, "say:The meeting timer has run out.")
+	said := slices.DeleteFunc(slices.Clone(played), func(s string) bool {
+		return !strings.HasPrefix(s, "say:") || s == "say:The meeting timer has run out."
+	})
+	require.Len(t, said, 1, "the time move is said: %q", played)
+	assert.Contains(t, said[0], "tells her to leave")
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/tableref/tableref/audio/talk"
 	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/referee/journal"
-	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
@@ -33,10 +32,11 @@ func runServe(e *env, args []string) error {
 	var host, data, device, wav string
 	var noMic, quiet bool
 	var pause, shout float64
+	var idleDone, idleAny time.Duration
 	var gameID, variant string
 	var players int
 	opts := optionsFlag{}
-	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet]",
+	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet] [--idle-done D] [--idle-any D]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
@@ -45,9 +45,11 @@ func runServe(e *env, args []string) error {
 			"under way): it hears the trainer's bangs and claps (a completed code that fits a card becomes\n"+
 			"the trainer's move; one that fits none is shown, to be repeated or entered on the phone) and\n"+
 			"the voices' pauses and shouts (--pause, --shout), and the table screen shows what it hears.\n"+
-			"What it hears while the referee's own sounds play does not count. Without a microphone the\n"+
-			"trainer enters codes on the phone. The speakers ring the alarms and, when espeak-ng is\n"+
-			"installed, say the headlines.", e.stdout)
+			"What it hears while the referee's own sounds play does not count. Without a microphone,\n"+
+			"Woodlouse trainers enter their codes on their phones and Insomnia's voices are not timed.\n"+
+			"The speakers ring the alarms and, when espeak-ng is installed, say the headlines.\n\n"+
+			"--wav is a demo of the hearing: the recording plays as the microphone once the game starts,\n"+
+			"and its codes were not made for the cards drawn, so they are mostly judged wrong codes.", e.stdout)
 	fs.StringVar(&gameID, "game", "", "open a room for this game at once (see tableref games; deck: the dealer for any card game)")
 	fs.IntVar(&players, "players", 0, "with --game: the number of players (default: up to the game's most)")
 	fs.StringVar(&variant, "variant", "", "with --game: the variant")
@@ -56,11 +58,13 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
 	fs.StringVar(&data, "data", "", "where rooms are kept, to resume them after a restart (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
 	fs.StringVar(&device, "device", "", "the microphone: its index or (part of) its name, as tableref devices lists them (default: the system's)")
-	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time (for demos and tests)")
-	fs.BoolVar(&noMic, "no-mic", false, "do not listen: codes are entered on the phones")
+	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time, once a Woodlouse Chaos or Insomnia game starts (for demos and tests)")
+	fs.BoolVar(&noMic, "no-mic", false, "do not listen: Woodlouse codes are entered on the phones, Insomnia's voices are not timed")
 	fs.BoolVar(&quiet, "quiet", false, "no sounds and no spoken announcements")
 	fs.Float64Var(&pause, "pause", talk.DefaultMinPause, "Insomnia: seconds of silence that make a pause")
 	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "Insomnia: decibels above the room's running level that make a shout")
+	fs.DurationVar(&idleDone, "idle-done", 6*time.Hour, "close a lobby or a finished game nobody has changed for this long (0: never)")
+	fs.DurationVar(&idleAny, "idle-any", 72*time.Hour, "close any room nobody has changed for this long, a game left half-played too (0: never)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -96,6 +100,9 @@ func runServe(e *env, args []string) error {
 			return usageError{err.Error()}
 		}
 	}
+	if idleDone < 0 || idleAny < 0 {
+		return usagef("--idle-done and --idle-any are durations like 6h or 90m (0: never)")
+	}
 	if port < 0 || port > 65535 {
 		return usagef("--port must be from 0 to 65535, not %d", port)
 	}
@@ -128,7 +135,14 @@ func runServe(e *env, args []string) error {
 	base := "http://" + net.JoinHostPort(publicHost(host), strconv.Itoa(actual))
 
 	out := &lockedWriter{w: e.stdout}
-	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: filepath.Join(data, "rooms")})
+	never := func(d time.Duration) time.Duration { // for webremote, 0 is its default and a negative limit never
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: filepath.Join(data, "rooms"),
+		IdleDone: never(idleDone), IdleAny: never(idleAny)})
 	var player sound.Player = sound.Silent{}
 	if !quiet {
 		if sp, err := mic.OpenSpeaker(); err == nil {
@@ -149,27 +163,30 @@ func runServe(e *env, args []string) error {
 			ears.Close()
 		}
 	}()
-	srv.OnEvents(p.events)
-	srv.OnTimer(p.timerDone)
-	// The last seconds of a running timer tick.
-	p.timers = publicTimers(srv)
-	if ts, ok := any(srv).(interface {
-		Timers(room string) []timer.Timer
-	}); ok {
-		p.timers = ts.Timers
-	}
+	p.attach() // what happened as the rooms were resumed is announced now
 	go p.watch(200 * time.Millisecond)
 	// A room resumed after a restart is heard at once, as it was before.
-	if code, ok := p.adopt(journal.Dir(filepath.Join(data, "rooms")).Modified); ok && !noMic {
-		out.printf("The microphone serves the resumed room %s (%s).\n", code, srv.GameOf(code))
+	adopted, resumedAudio := p.adopt(journal.Dir(filepath.Join(data, "rooms")).Modified)
+	if resumedAudio && !noMic {
+		out.printf("The microphone serves the resumed room %s (%s).\n", adopted, srv.GameOf(adopted))
 	}
+	var waiting string // what the recording waits for, said last
 	if !noMic {
 		open := hearing.Microphone(device)
 		if wav != "" {
 			// A recording starts when a game that listens starts, so that
-			// nothing in it is played to an empty room.
+			// nothing in it is played to an empty room; the screens say
+			// it is waiting.
 			open = p.afterStart(hearing.Recording(wav))
-			out.printf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
+			p.setMic(hearing.Status{Listening: true, Input: wav, Message: "the recording " + filepath.Base(wav) + " plays as the microphone once the game starts"})
+			switch {
+			case resumedAudio && srv.Match(adopted) != nil:
+				waiting = fmt.Sprintf("The recording %s plays now as the microphone of room %s.\n", wav, adopted)
+			case gameID != "" && audioGames[gameID]:
+				waiting = fmt.Sprintf("The recording %s will play as the microphone once the host starts the game.\n", wav)
+			default:
+				waiting = fmt.Sprintf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
+			}
 		}
 		cfg := hearing.Config{MinPause: pause, ShoutDB: shout}
 		if a, ok := player.(interface{ OnAir() *sound.OnAir }); ok && wav == "" {
@@ -179,8 +196,8 @@ func runServe(e *env, args []string) error {
 		}
 		ears = hearing.Start(open, cfg, p.heard)
 	} else {
-		p.mic = hearing.Status{Message: "not listening (--no-mic): the trainer enters the code on the phone"}
-		out.printf("Not listening (--no-mic): trainers enter their codes on their phones.\n")
+		p.setMic(hearing.Status{Message: "not listening (--no-mic)"}) // the pages say what that means for their game
+		out.printf("Not listening (--no-mic)%s.\n", noMicMeans(gameID))
 	}
 	srv.OnRoom(func(code, joinURL string) {
 		if audioGames[srv.GameOf(code)] {
@@ -191,6 +208,8 @@ func runServe(e *env, args []string) error {
 		qrterminal.GenerateHalfBlock(joinURL, qrterminal.L, &b)
 		_, _ = out.Write(b.Bytes())
 	})
+
+	printResumed(out, srv.Rooms(), gameID == "")
 
 	if gameID != "" {
 		code, hostTok, _, err := srv.CreateRoom(gameID, players, variant, opts)
@@ -203,6 +222,7 @@ func runServe(e *env, args []string) error {
 	fmt.Fprintf(&b, "tableref is serving the web remote at %s/\n", base)
 	fmt.Fprintf(&b, "Open it on the table's screen, or scan:\n")
 	qrterminal.GenerateHalfBlock(base+"/", qrterminal.L, &b)
+	b.WriteString(waiting)
 	fmt.Fprintf(&b, "Press Ctrl-C to stop.\n")
 	_, _ = out.Write(b.Bytes())
 
@@ -220,6 +240,43 @@ func runServe(e *env, args []string) error {
 	}
 	out.printf("Stopped.\n")
 	return nil
+}
+
+// noMicMeans says what not listening means for the game of --game (any
+// game when there is none).
+func noMicMeans(gameID string) string {
+	switch gameID {
+	case "woodlouse":
+		return ": the trainer enters each code on the phone"
+	case "insomnia":
+		return ": the voices' pauses and shouts are not timed, so the table watches them itself"
+	case "":
+		return ": Woodlouse Chaos trainers enter their codes on their phones, and Insomnia's voices are not timed"
+	}
+	return "" // the microphone serves no other game
+}
+
+// printResumed prints where to find the rooms resumed from the data
+// directory, as a room created now is printed: one room with the QR code
+// of its join address when qr is true, several (or with qr false) as a
+// list of addresses, so that one QR code at most is printed for them.
+func printResumed(w io.Writer, rooms []webremote.RoomSummary, qr bool) {
+	var b bytes.Buffer
+	switch {
+	case len(rooms) == 0:
+		return
+	case len(rooms) == 1 && qr:
+		r := rooms[0]
+		fmt.Fprintf(&b, "\nRoom %s (%s, %s), resumed: players join at %s\n", r.Code, r.Game, r.Status, r.JoinURL)
+		qrterminal.GenerateHalfBlock(r.JoinURL, qrterminal.L, &b)
+		fmt.Fprintf(&b, "Its table screen: %s\n", r.TableURL)
+	default:
+		fmt.Fprintf(&b, "\nResumed rooms (players join at the first address; the second is the table screen):\n")
+		for _, r := range rooms {
+			fmt.Fprintf(&b, "  %s  %-22s %s  %s\n", r.Code, r.Game+", "+r.Status, r.JoinURL, r.TableURL)
+		}
+	}
+	_, _ = w.Write(b.Bytes())
 }
 
 // stateDir is where tableref keeps its state: $XDG_STATE_HOME/tableref or

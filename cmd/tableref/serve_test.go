@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/webremote"
 )
 
 func TestServeOnABusyPortSaysSoInOneLine(t *testing.T) {
@@ -43,6 +45,8 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--port", "eighty"}, 2, "invalid value"},
 		{[]string{"now"}, 2, `unexpected argument "now"`},
 		{[]string{"--host", "256.1.1.1", "--port", "0"}, 1, "cannot listen on 256.1.1.1"},
+		{[]string{"--idle-done", "-1h"}, 2, "--idle-done and --idle-any are durations like 6h or 90m (0: never)"},
+		{[]string{"--idle-any", "3"}, 2, "invalid value"},
 	} {
 		r := cliRun(t, nil, append([]string{"serve", "--data", dir}, tc.args...)...)
 		cliAssertError(t, r, tc.code, tc.want)
@@ -186,4 +190,42 @@ func TestAnUnknownFlagListsTheValidOnes(t *testing.T) {
 	cliAssertError(t, r, 2, "--shout must be between 1 and 40 dB, got 50")
 	r = cliRun(t, nil, "deal", "-x")
 	cliAssertError(t, r, 2, "-x; the flags are --cards, --jokers, --json, --players, --seed")
+}
+
+// TestTheResumedRoomsArePrintedOneQRCodeAtMost: one resumed room is printed
+// as a new one is, with its QR code; several (or one beside the room of
+// --game) as a list of their addresses.
+func TestTheResumedRoomsArePrintedOneQRCodeAtMost(t *testing.T) {
+	one := []webremote.RoomSummary{{Code: "KPDD", Game: "woodlouse", Status: "playing",
+		JoinURL: "http://192.168.1.20:8080/j/KPDD", TableURL: "http://192.168.1.20:8080/t/KPDD"}}
+	var b strings.Builder
+	printResumed(&b, nil, true)
+	assert.Empty(t, b.String())
+	printResumed(&b, one, true)
+	assert.Contains(t, b.String(), "Room KPDD (woodlouse, playing), resumed: players join at http://192.168.1.20:8080/j/KPDD\n")
+	assert.Contains(t, b.String(), "▀", "its QR code")
+	assert.Contains(t, b.String(), "Its table screen: http://192.168.1.20:8080/t/KPDD\n")
+
+	two := append(one, webremote.RoomSummary{Code: "QXBT", Game: "deck", Status: "lobby",
+		JoinURL: "http://192.168.1.20:8080/j/QXBT", TableURL: "http://192.168.1.20:8080/t/QXBT"})
+	for _, c := range []struct {
+		rooms []webremote.RoomSummary
+		qr    bool
+	}{{two, true}, {one, false}} {
+		b.Reset()
+		printResumed(&b, c.rooms, c.qr)
+		assert.NotContains(t, b.String(), "▀", "no QR code")
+		for _, r := range c.rooms {
+			assert.Regexp(t, `(?m)^  `+r.Code+`  `+r.Game+`, `+r.Status+` +`+regexp.QuoteMeta(r.JoinURL+"  "+r.TableURL)+`$`, b.String())
+		}
+	}
+}
+
+func TestWithoutAMicrophoneServeSaysWhatThatMeansForTheGame(t *testing.T) {
+	assert.Equal(t, ": the trainer enters each code on the phone", noMicMeans("woodlouse"))
+	assert.Contains(t, noMicMeans("insomnia"), "not timed")
+	assert.NotContains(t, noMicMeans("insomnia"), "code")
+	assert.Contains(t, noMicMeans(""), "Woodlouse Chaos trainers")
+	assert.Contains(t, noMicMeans(""), "Insomnia")
+	assert.Empty(t, noMicMeans("pursesnatcher"), "the microphone serves no other game")
 }
