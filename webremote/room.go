@@ -172,6 +172,7 @@ type roomInfo struct {
 	Locked   bool         `json:"locked"`
 	Players  []playerInfo `json:"players"`
 	Seats    int          `json:"seats"`
+	Min      int          `json:"min_players"` // the game's fewest: the start waits for them
 	You      int          `json:"you"`
 	Host     bool         `json:"host"`
 	JoinURL  string       `json:"join_url"`  // what the room's QR code says: the address phones join at
@@ -215,7 +216,7 @@ type common struct {
 
 func (r *room) commonLocked() common {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
-		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), JoinURL: r.joinURL, TableURL: r.tableURL()}
+		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL()}
 	conns := make([]bool, len(r.seats))
 	for c := range r.clients {
 		if s := c.who.seat; s >= 0 && s < len(conns) {

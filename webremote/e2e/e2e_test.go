@@ -177,6 +177,9 @@ func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
 	require.Equal(t, sv.lan+"/j/"+room, host.text(`document.querySelector("#join-url").textContent`),
 		"the table shows the server's join address, not its own 127.0.0.1")
 
+	require.Equal(t, "true", host.text(`String(document.querySelector("#start").disabled)`), "nobody has joined: the start waits")
+	require.Contains(t, host.text(`document.querySelector("#start").textContent`), "of at least 3")
+
 	// Three phones join, each in its own browser context (its own storage),
 	// at the server's network address.
 	names := []string{"Ann", "Bob", "Cy"}

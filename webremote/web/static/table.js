@@ -51,7 +51,9 @@ function render(st) {
       join,
       h("div.panel", h("h2", `Players: ${r.players.length} joined, ${r.seats} seats`), players,
         isHost ? h("p.muted", "The order here is the order of play (◀ ▶ to change it).") : null,
-        isHost ? h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`) : null))
+        isHost ? (r.players.length < (r.min_players || 1)
+          ? h("button.primary.big", { id: "start", disabled: true }, `Waiting for players: ${r.players.length} of at least ${r.min_players}`)
+          : h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`)) : null))
     : h("div",
       h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
       viewEl(st, true), hearingEl(st),
