@@ -237,8 +237,11 @@ var ErrOver = errors.New("the game is over")
 // and every option's value, defaults filled in. Games call it first in New.
 func (in Info) Resolve(cfg Config) (variant string, opts map[string]string, err error) {
 	if cfg.Players < in.MinPlayers || cfg.Players > in.MaxPlayers {
+		if in.MinPlayers == 1 && in.MaxPlayers == 1 {
+			return "", nil, fmt.Errorf("%s is for 1 player, not %d", in.Name, cfg.Players)
+		}
 		if in.MinPlayers == in.MaxPlayers {
-			return "", nil, fmt.Errorf("%s is for %d player(s), not %d", in.Name, in.MinPlayers, cfg.Players)
+			return "", nil, fmt.Errorf("%s is for %d players, not %d", in.Name, in.MinPlayers, cfg.Players)
 		}
 		return "", nil, fmt.Errorf("%s is for %d to %d players, not %d", in.Name, in.MinPlayers, in.MaxPlayers, cfg.Players)
 	}

@@ -42,7 +42,7 @@ func TestResolveSaysWhatIsWrong(t *testing.T) {
 	}
 	solo := Info{Name: "Solo", MinPlayers: 1, MaxPlayers: 1}
 	_, _, err := solo.Resolve(Config{Players: 2})
-	assert.EqualError(t, err, "Solo is for 1 player(s), not 2")
+	assert.EqualError(t, err, "Solo is for 1 player, not 2")
 	_, _, err = solo.Resolve(Config{Players: 1, Variant: "x"})
 	assert.Error(t, err)
 }
