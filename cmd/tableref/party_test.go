@@ -102,18 +102,8 @@ func TestServeHearsTheTrainersCodeFromTheMicrophone(t *testing.T) {
 		t.Skipf("corpus file missing: %v", err)
 	}
 	base, out := servePlay(t, "--quiet", "--wav", wav)
-	var room struct {
-		Room string `json:"room"`
-		Host string `json:"host_token"`
-	}
-	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &room))
-	var seats []string
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		var j struct{ Token string }
-		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
-		seats = append(seats, j.Token)
-	}
-	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	room := startRoom(t, base, "woodlouse")
+	seats := room.Seats
 
 	type view struct {
 		Seq    int `json:"seq"`
@@ -187,15 +177,7 @@ func TestAResumedWoodlouseRoomHearsTheMicrophone(t *testing.T) {
 		for sc.Scan() {
 		}
 	}()
-	var room struct {
-		Room string `json:"room"`
-		Host string `json:"host_token"`
-	}
-	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &room))
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, nil))
-	}
-	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	room := startRoom(t, base, "woodlouse")
 	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
 	first.Wait()
 
@@ -295,18 +277,8 @@ func TestAKilledServerLosesNoAcknowledgedMove(t *testing.T) {
 		return "", nil
 	}
 	base, cmd := start()
-	var room struct {
-		Room string `json:"room"`
-		Host string `json:"host_token"`
-	}
-	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "celestial", "players": 3}, &room))
-	toks := []string{room.Host}
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		var j struct{ Token string }
-		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
-		toks = append(toks, j.Token)
-	}
-	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	room := startRoom(t, base, "celestial")
+	toks := append([]string{room.Host}, room.Seats...)
 	type st struct {
 		Seq   int             `json:"seq"`
 		View  json.RawMessage `json:"view"`
@@ -384,4 +356,26 @@ func TestServeOpensTheRoomOfGameAtOnce(t *testing.T) {
 		r := cliRun(t, nil, append([]string{"serve", "--no-mic", "--quiet"}, c.args...)...)
 		cliAssertError(t, r, 2, c.want)
 	}
+}
+
+// started is a room startRoom made.
+type started struct {
+	Room  string `json:"room"`
+	Host  string `json:"host_token"`
+	Seats []string
+}
+
+// startRoom creates a room of game on the server at base, seats Ann, Bob and
+// Cy and starts it.
+func startRoom(t *testing.T, base, game string) started {
+	t.Helper()
+	var room started
+	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": game, "players": 3}, &room))
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		var j struct{ Token string }
+		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
+		room.Seats = append(room.Seats, j.Token)
+	}
+	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	return room
 }

@@ -55,20 +55,10 @@ func TestVirtualMicServeDoesNotHearItself(t *testing.T) {
 	require.NotEmpty(t, base, "serve did not start: %s %s", srv.stdout.String(), srv.stderr.String())
 	require.NotContains(t, srv.stdout.String(), "No speakers", "the virtual speaker is there")
 
-	var room struct {
-		Room string `json:"room"`
-		Host string `json:"host_token"`
-	}
 	time.Sleep(500 * time.Millisecond)
 	require.False(t, srv.done(), "serve stopped: %s %s %v", srv.stdout.String(), srv.stderr.String(), srv.err)
-	require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &room))
-	var toks []string
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		var j struct{ Token string }
-		require.Equal(t, 201, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/join", "", map[string]any{"name": n}, &j))
-		toks = append(toks, j.Token)
-	}
-	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
+	room := startRoom(t, base, "woodlouse")
+	toks := room.Seats
 	type view struct {
 		Seq    int   `json:"seq"`
 		Turn   []int `json:"turn"`
