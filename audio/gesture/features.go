@@ -262,7 +262,7 @@ func mayRise(x []float64, split, rate int) bool {
 	if split <= 0 || split >= len(x) {
 		return true
 	}
-	low, high := newBiquad(500, rate, false), newBiquad(2000, rate, true)
+	low, high := newBiquad(500, rate, false, math.Sqrt2), newBiquad(2000, rate, true, math.Sqrt2)
 	var pl, ph [2]float64
 	for i, v := range x {
 		k := 0
@@ -278,14 +278,17 @@ func mayRise(x []float64, split, rate int) bool {
 	return math.Max(rise(pl), rise(ph)) >= MinRise-PrescreenSlack
 }
 
-// biquad is a second-order Butterworth low- or high-pass filter (transposed
-// direct form II).
+// biquad is a second-order low- or high-pass section (transposed direct
+// form II): a Butterworth filter alone, a part of a higher-order one with
+// other dampings.
 type biquad struct{ b0, b1, b2, a1, a2, z1, z2 float64 }
 
-func newBiquad(hz float64, rate int, highPass bool) biquad {
+// newBiquad makes a section with corner hz and damping 1/Q (math.Sqrt2 for
+// a second-order Butterworth filter).
+func newBiquad(hz float64, rate int, highPass bool, damping float64) biquad {
 	w := math.Tan(math.Pi * math.Min(hz, 0.45*float64(rate)) / float64(rate))
-	norm := 1 / (1 + math.Sqrt2*w + w*w)
-	q := biquad{a1: 2 * (w*w - 1) * norm, a2: (1 - math.Sqrt2*w + w*w) * norm}
+	norm := 1 / (1 + damping*w + w*w)
+	q := biquad{a1: 2 * (w*w - 1) * norm, a2: (1 - damping*w + w*w) * norm}
 	if highPass {
 		q.b0, q.b1, q.b2 = norm, -2*norm, norm
 	} else {

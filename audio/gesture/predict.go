@@ -96,18 +96,11 @@ func (a *Analyzer) lpc(x []float64, p int) []float64 {
 func (a *Analyzer) lowBand(x []float64, rate int) ([]float64, int) {
 	factor := max(1, rate/lowRate)
 	a.low = append(a.low[:0], x...)
-	w := math.Tan(math.Pi * math.Min(lowCutHz, 0.4*float64(rate)) / float64(rate))
+	// The two sections of a fourth-order Butterworth low-pass: Q = 0.541, 1.307.
 	for _, q := range [...]float64{0.5412, 1.3066} {
-		norm := 1 / (1 + w/q + w*w)
-		b0 := w * w * norm
-		a1 := 2 * (w*w - 1) * norm
-		a2 := (1 - w/q + w*w) * norm
-		var z1, z2 float64 // transposed direct form II
+		s := newBiquad(lowCutHz, rate, false, 1/q)
 		for i, v := range a.low {
-			y := b0*v + z1
-			z1 = 2*b0*v - a1*y + z2
-			z2 = b0*v - a2*y
-			a.low[i] = y
+			a.low[i] = s.next(v)
 		}
 	}
 	n := 0
