@@ -21,9 +21,9 @@ func corpusDir(t testing.TB) string {
 	dir := filepath.Join("..", "..", "shared", "corpus", "gestures")
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("labelled corpus not found at %s", dir)
+			t.Fatal(noCorpus)
 		}
-		t.Skipf("labelled corpus not found at %s (../shared beside the repository)", dir)
+		t.Skip(noCorpus)
 	}
 	return dir
 }
@@ -197,3 +197,6 @@ func TestCorpusAccuracy(t *testing.T) {
 	require.LessOrEqual(t, float64(party.noiseFP), math.Floor(partyMin/5), "false gestures: at most 1 per 5 minutes of party audio")
 	require.LessOrEqual(t, float64(party.extra), math.Floor(partyMin/10), "extra codes: at most 1 per 10 minutes of party audio")
 }
+
+// noCorpus is why a test that needs the labelled recordings did not run.
+const noCorpus = "the labelled recordings are not at ../shared/corpus/gestures (../shared beside the repository)"

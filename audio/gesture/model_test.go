@@ -62,9 +62,9 @@ func TestTablesMatchTheFeatureCode(t *testing.T) {
 	dir := filepath.Join("..", "..", "..", "shared", "corpus", "gestures")
 	if _, err := os.Stat(dir); err != nil {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("corpus not found at %s", dir)
+			t.Fatal(noCorpus)
 		}
-		t.Skipf("corpus not found at %s", dir)
+		t.Skip(noCorpus)
 	}
 	want, err := table.Read(filepath.Join("testdata", "dev.csv.gz"))
 	require.NoError(t, err)
@@ -112,3 +112,6 @@ func TestShippedWeightsComeFromTheTables(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(shipped, buf.Bytes()), "weights.go is not what the tables train to: run the fit command in the README")
 }
+
+// noCorpus is why a test that needs the labelled recordings did not run.
+const noCorpus = "the labelled recordings are not at ../shared/corpus/gestures (../shared beside the repository)"

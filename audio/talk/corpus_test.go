@@ -35,9 +35,9 @@ func TestTheVoicesCorpusMeetsTheTargets(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	if len(files) == 0 {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("voices corpus not found at %s", dir)
+			t.Fatal("the labelled voices are not at ../shared/corpus/voices (../shared beside the repository)")
 		}
-		t.Skipf("voices corpus not found at %s (../shared beside the repository)", dir)
+		t.Skip("the labelled voices are not at ../shared/corpus/voices (../shared beside the repository)")
 	}
 	var pauses, pausesFound, shouts, shoutsFound, falsePauses, falseShouts int
 	var minutes float64
