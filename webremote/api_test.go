@@ -398,6 +398,7 @@ func TestBodiesOver16KiBAnswer413AsJSON(t *testing.T) {
 
 func TestMoreThanTheRateAnswers429PerTokenOrAddress(t *testing.T) {
 	s := New(Config{RateLimit: 5})
+	freezeLimiter(t, s)
 	code, host := createRoom(t, s, map[string]any{"game": "troll"}) // 1 from the address
 	for range 4 {
 		r := call(t, s, "GET", "/api/games", "", nil)

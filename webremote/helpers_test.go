@@ -23,6 +23,13 @@ import (
 	"github.com/tableref/tableref/webremote/web"
 )
 
+// testWait is how long a test waits for something that must happen (a
+// frame, a listener's call, a shutdown) before it fails. It only bounds a
+// hang: under -race on a busy CI machine things take many times longer than
+// on a quiet one, and a test waiting for an event returns as soon as it
+// comes.
+const testWait = 30 * time.Second
+
 // testSeeds gives 1000, 1001, … so that a test can replay a match.
 func testSeeds() func() uint64 {
 	var n atomic.Uint64
@@ -196,14 +203,14 @@ func startLive(t *testing.T, cfg Config) *live {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ln) }()
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), testWait)
 		defer cancel()
 		assert.NoError(t, s.Shutdown(ctx))
 		select {
 		case err := <-done:
 			assert.NoError(t, err)
-		case <-time.After(5 * time.Second):
-			t.Error("Serve did not return after Shutdown")
+		case <-time.After(testWait):
+			t.Errorf("Serve did not return within %v of Shutdown", testWait)
 		}
 	})
 	return &live{Server: s, base: "http://" + ln.Addr().String()}
@@ -270,10 +277,10 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// read reads one frame (failing the test after 5 s).
+// read reads one frame (failing the test after testWait).
 func (c *wsClient) read() (map[string]any, []byte) {
 	c.t.Helper()
-	require.NoError(c.t, c.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	require.NoError(c.t, c.conn.SetReadDeadline(time.Now().Add(testWait)))
 	_, b, err := c.conn.ReadMessage()
 	require.NoError(c.t, err)
 	var m map[string]any
@@ -308,7 +315,7 @@ func (c *wsClient) readUntil(pred func(testState) bool) testState {
 // closeCode reads until the socket closes and returns the close code.
 func (c *wsClient) closeCode() int {
 	c.t.Helper()
-	require.NoError(c.t, c.conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	require.NoError(c.t, c.conn.SetReadDeadline(time.Now().Add(testWait)))
 	for {
 		_, _, err := c.conn.ReadMessage()
 		if err == nil {
@@ -339,3 +346,16 @@ func (c *testClock) add(seconds float64) {
 
 // staticFile is a page as embedded.
 func staticFile(name string) ([]byte, error) { return fs.ReadFile(web.FS, "static/"+name) }
+
+// freezeLimiter stops the clock of s's rate limiter at the present, so that
+// no bucket refills during the test: how many requests a test makes "in a
+// second" then does not depend on how fast a busy machine makes them.
+// (TestLimiterRefillsAtTheRate checks the refilling, on a clock of its own.)
+func freezeLimiter(t *testing.T, s *Server) {
+	t.Helper()
+	require.NotNil(t, s.limiter, "the server has no rate limit")
+	s.limiter.mu.Lock()
+	defer s.limiter.mu.Unlock()
+	frozen := s.limiter.now()
+	s.limiter.now = func() time.Time { return frozen }
+}

@@ -207,7 +207,7 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 		select {
 		case b := <-chans[s]:
 			require.Contains(t, string(b), `"status":"lobby"`)
-		case <-time.After(5 * time.Second):
+		case <-time.After(testWait):
 			t.Fatal("no first state")
 		}
 	}
@@ -231,7 +231,7 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 				var b []byte
 				select {
 				case b = <-chans[s]:
-				case <-time.After(5 * time.Second):
+				case <-time.After(testWait):
 					t.Fatalf("seat %d: no state for seq %d", s, ref.m.Seq())
 				}
 				require.NotNil(t, b, "seat %d: the socket closed", s)

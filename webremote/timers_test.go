@@ -308,7 +308,7 @@ func (h *heardBatches) batches() []batch {
 // wait waits until n batches have come.
 func (h *heardBatches) wait(t *testing.T, n int) []batch {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(testWait); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if got := h.batches(); len(got) >= n {
 			return got
 		}

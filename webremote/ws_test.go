@@ -188,7 +188,7 @@ func TestWebsocketOversizedFrameCloses1009(t *testing.T) {
 	assert.Equal(t, fws.CloseMessageTooBig, c.closeCode())
 	// The server carries on, and the seat shows as gone.
 	st := viewOf(t, l.Server, code, host)
-	assert.Eventually(t, func() bool { return !viewOf(t, l.Server, code, host).Room.Players[0].Connected }, 5*time.Second, 20*time.Millisecond)
+	assert.Eventually(t, func() bool { return !viewOf(t, l.Server, code, host).Room.Players[0].Connected }, testWait, 20*time.Millisecond)
 	assert.Equal(t, 0, st.Seq)
 	c2 := l.mustDial(t, code, seats[0], -1)
 	c2.readState()
@@ -241,7 +241,7 @@ func TestShutdownClosesWebsockets1001(t *testing.T) {
 	c.readState()
 	done := make(chan int, 1)
 	go func() {
-		_ = c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_ = c.conn.SetReadDeadline(time.Now().Add(testWait))
 		for {
 			if _, _, err := c.conn.ReadMessage(); err != nil {
 				code := 0
@@ -257,7 +257,7 @@ func TestShutdownClosesWebsockets1001(t *testing.T) {
 	select {
 	case code := <-done:
 		assert.Equal(t, fws.CloseGoingAway, code)
-	case <-time.After(5 * time.Second):
+	case <-time.After(testWait):
 		t.Fatal("no close frame at shutdown")
 	}
 }
@@ -369,6 +369,7 @@ func TestWebsocketResumeGetsExactlyWhatWasMissed(t *testing.T) {
 
 func TestWebsocketFramesCountAgainstTheTokensRate(t *testing.T) {
 	l := startLive(t, Config{RateLimit: 3})
+	freezeLimiter(t, l.Server)
 	code, host := createRoom(t, l.Server, map[string]any{"game": "troll"})
 	c := l.mustDial(t, code, host, -1) // the handshake is one request of the token's
 	c.readState()

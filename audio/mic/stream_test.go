@@ -92,13 +92,18 @@ func TestCloseUnblocksRead(t *testing.T) {
 		n, err := m.Read(make([]float64, 100))
 		got <- result{n, err}
 	}()
+	// Close once Read has taken the buffer (and, most likely, waits for the
+	// next): closed before, it would rightly read nothing.
+	for deadline := time.Now().Add(30 * time.Second); len(m.full) > 0; time.Sleep(time.Millisecond) {
+		require.True(t, time.Now().Before(deadline), "Read never took the buffer delivered")
+	}
 	time.Sleep(20 * time.Millisecond)
 	require.NoError(t, m.Close())
 	select {
 	case r := <-got:
 		assert.Equal(t, 4, r.n, "what was read before Close is returned")
 		assert.ErrorIs(t, r.err, io.EOF)
-	case <-time.After(time.Second):
+	case <-time.After(30 * time.Second):
 		t.Fatal("Read did not return after Close")
 	}
 	require.NoError(t, m.Close(), "Close is idempotent")

@@ -47,11 +47,13 @@ func TestLoadtestUsage(t *testing.T) {
 }
 
 func TestLoadtestInProcess(t *testing.T) {
-	out, err := loadtestCmd("--rooms", "2", "--clients", "8", "--moves", "5", "--interval", "0")
+	// --timeout: a move that is slow to reach a socket on a busy CI machine
+	// is not a missing one.
+	out, err := loadtestCmd("--rooms", "2", "--clients", "8", "--moves", "5", "--interval", "0", "--timeout", "30s")
 	require.NoError(t, err, out)
 	assert.Regexp(t, regexp.MustCompile(`^8 clients in 2 rooms, 10 moves, 30 broadcasts: latency p50 [0-9.]+ ms p99 [0-9.]+ ms max [0-9.]+ ms, errors 0, server memory [0-9]+ KiB per connection\n$`), out)
 
-	out, err = loadtestCmd("--rooms", "1", "--clients", "3", "--moves", "2", "--interval", "0", "--via", "http", "--json")
+	out, err = loadtestCmd("--rooms", "1", "--clients", "3", "--moves", "2", "--interval", "0", "--via", "http", "--json", "--timeout", "30s")
 	require.NoError(t, err, out)
 	var rep struct {
 		Clients, Moves, Broadcasts, Errors int

@@ -46,11 +46,27 @@ func TestTheRefereeRingsAndSaysTheHeadlines(t *testing.T) {
 	}, rec.Played, "a private event and a small step are not said")
 }
 
+// appTestTimeout bounds an in-process request (milliseconds): a hang, not a
+// slow machine, since -race on a busy CI machine is many times slower than a
+// quiet one.
+const appTestTimeout = 60_000
+
+// eventually polls cond every 20 ms until it holds, and fails the test with
+// what was awaited and what was seen (say) after 30 s.
+func eventually(t *testing.T, what string, cond func() bool, say func() string) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 30 s in vain for %s: %s", what, say())
+		}
+	}
+}
+
 func liveOf(t *testing.T, srv *webremote.Server, code, host string) map[string]any {
 	t.Helper()
 	req := httptest.NewRequest("GET", "/api/rooms/"+code+"/view", nil)
 	req.Header.Set("Authorization", "Bearer "+host)
-	res, err := srv.App().Test(req, 5000)
+	res, err := srv.App().Test(req, appTestTimeout)
 	require.NoError(t, err)
 	b, _ := io.ReadAll(res.Body)
 	var st struct {
@@ -87,8 +103,11 @@ func TestInsomniaHearsVoicesAndWoodlouseHearsGestures(t *testing.T) {
 	p.heard(hearing.Event{Kind: "bang", T: 1})
 	p.heard(hearing.Event{Kind: "clap", T: 1.4})
 	p.heard(hearing.Event{Kind: "pause", Start: 5, End: 7})
-	time.Sleep(150 * time.Millisecond)
-	h = liveOf(t, srv, wcode, whost)
+	eventually(t, "the two gestures on the table", func() bool {
+		h = liveOf(t, srv, wcode, whost)
+		g, _ := h["gestures"].([]any)
+		return len(g) >= 2
+	}, func() string { return fmt.Sprint(h) })
 	assert.Len(t, h["gestures"], 2)
 	assert.Empty(t, h["voices"])
 	// A code heard before the game starts is shown but cannot be a move.
@@ -112,7 +131,7 @@ func call(t *testing.T, srv *webremote.Server, method, path, tok string, body an
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
-	res, err := srv.App().Test(req, 5000)
+	res, err := srv.App().Test(req, appTestTimeout)
 	require.NoError(t, err)
 	b, _ := io.ReadAll(res.Body)
 	if into != nil {
@@ -154,7 +173,7 @@ func TestAResumedRoomIsHeardAtOnce(t *testing.T) {
 	}()
 	select {
 	case <-opened:
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second): // afterStart checks every 100 ms
 		t.Fatal("the recording waits for a game although one is under way")
 	}
 
@@ -286,9 +305,14 @@ func TestInsomniasLogIsInGameTime(t *testing.T) {
 
 // TestServesTimersTickFromTheRoomsTimers: a sand timer started by the host
 // is read from the room (webremote's Timers, as serve does) and ticks its
-// last seconds.
+// last seconds. The room's clock and the party's are one fake clock, moved
+// 50 ms a step (serve's watch steps every 200 ms), so that a busy machine
+// cannot skip a second between two steps.
 func TestServesTimersTickFromTheRoomsTimers(t *testing.T) {
-	p, srv, rec := newParty(t)
+	clock := &timer.Fake{}
+	srv := webremote.New(webremote.Config{RateLimit: -1, Clock: clock})
+	rec := &sound.Recorder{}
+	p := &party{srv: srv, player: rec, log: func(string, ...any) {}, done: make(chan struct{}), talking: true, now: clock.Now}
 	code, host, _, err := srv.CreateRoom("deck", 3, "", nil)
 	require.NoError(t, err)
 	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/timers", host, map[string]any{"name": "sand", "action": "create", "seconds": 3}, nil))
@@ -298,9 +322,10 @@ func TestServesTimersTickFromTheRoomsTimers(t *testing.T) {
 	require.Len(t, ts, 1)
 	assert.Equal(t, "sand", ts[0].Name)
 	assert.True(t, ts[0].Running())
-	assert.InDelta(t, 3.0, ts[0].Remaining(time.Now()).Seconds(), 0.5)
-	for deadline := time.Now().Add(4 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	assert.Equal(t, 3*time.Second, ts[0].Remaining(clock.Now()))
+	for range 4 * 20 {
 		p.step()
+		clock.Advance(50 * time.Millisecond)
 	}
 	assert.Equal(t, []string{"sound:tick", "sound:tick", "sound:tick"}, rec.Played, "3, 2, 1")
 }
@@ -353,10 +378,8 @@ func TestAMeetingThatRanOutWhileTheServerWasDownIsAnnounced(t *testing.T) {
 	rec := &lockedRecorder{}
 	p := &party{srv: srv2, player: rec, log: func(string, ...any) {}, done: make(chan struct{}), talking: true}
 	p.attach()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) && len(rec.played()) < 3 {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(t, "the alarm and two announcements", func() bool { return len(rec.played()) >= 3 },
+		func() string { return fmt.Sprintf("%q", rec.played()) })
 	played := rec.played()
 	assert.Contains(t, played, "sound:alarm")
 	assert.Contains(t, played, "say:The meeting timer has run out.")

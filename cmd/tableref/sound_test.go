@@ -27,35 +27,55 @@ func TestSoundPlaysThroughTheDefaultOutput(t *testing.T) {
 		t.Fatalf("virtual-mic started but parec is not installed: %v", err)
 	}
 	const rate = 44100
-	var rec bytes.Buffer
-	parec := exec.Command("parec", "-d", "vmic.monitor", "--rate", "44100", "--channels", "1", "--format", "s16le", "--latency-msec", "20")
-	parec.Env, parec.Stdout = env, &rec
-	require.NoError(t, parec.Start())
-	time.Sleep(300 * time.Millisecond)
+	const blk = rate / 100 // 10 ms
+	// samples is what parec has recorded so far; loud finds the loud
+	// stretch in it, in 10 ms blocks (first < 0: none).
+	samples := func(b []byte) []int16 {
+		x := make([]int16, len(b)/2)
+		require.NoError(t, binary.Read(bytes.NewReader(b[:2*len(x)]), binary.LittleEndian, x))
+		return x
+	}
+	loud := func(x []int16) (first, last int) {
+		first, last = -1, -1
+		for i := 0; i+blk <= len(x); i += blk {
+			var peak int16
+			for _, v := range x[i : i+blk] {
+				peak = max(peak, v, -v)
+			}
+			if peak > 3000 {
+				if first < 0 {
+					first = i
+				}
+				last = i + blk
+			}
+		}
+		return first, last
+	}
+	parec := vmicStartProcess(t, env, "parec", "-d", "vmic.monitor", "--rate", "44100", "--channels", "1", "--format", "s16le", "--latency-msec", "20")
+	// Recording (its first bytes have come) before the buzzer sounds.
+	for deadline := time.Now().Add(vmicWait); parec.stdout.Len() == 0; time.Sleep(10 * time.Millisecond) {
+		require.False(t, parec.done(), "parec exited: %v: %s", parec.err, parec.stderr.String())
+		require.True(t, time.Now().Before(deadline), "parec recorded nothing in %v", vmicWait)
+	}
 	r := cliRun(t, env, "sound", "buzzer")
-	time.Sleep(300 * time.Millisecond)
-	parec.Process.Kill()
-	parec.Wait()
 	require.Equal(t, 0, r.code, r.String())
 	assert.Contains(t, r.stdout, "Playing the buzzer.")
-
-	x := make([]int16, rec.Len()/2)
-	require.NoError(t, binary.Read(bytes.NewReader(rec.Bytes()[:2*len(x)]), binary.LittleEndian, x))
-	// The loud stretch, in 10 ms blocks.
-	const blk = rate / 100
-	first, last := -1, -1
-	for i := 0; i+blk <= len(x); i += blk {
-		var peak int16
-		for _, v := range x[i : i+blk] {
-			peak = max(peak, v, -v)
+	// Recording on until the buzz has been followed by 300 ms of quiet (the
+	// speaker's buffering, and PulseAudio's and parec's, delay its end).
+	for deadline := time.Now().Add(vmicWait); ; time.Sleep(20 * time.Millisecond) {
+		x := samples(parec.stdout.Bytes())
+		if first, last := loud(x); first >= 0 && len(x)-last >= 30*blk {
+			break
 		}
-		if peak > 3000 {
-			if first < 0 {
-				first = i
-			}
-			last = i + blk
+		require.False(t, parec.done(), "parec exited: %v: %s", parec.err, parec.stderr.String())
+		if time.Now().After(deadline) {
+			break // what was recorded is checked below
 		}
 	}
+	parec.stop()
+
+	x := samples(parec.stdout.Bytes())
+	first, last := loud(x)
 	require.True(t, first >= 0, "nothing was heard from the speaker (%d samples recorded)", len(x))
 	seconds := float64(last-first) / rate
 	assert.InDelta(t, 0.6, seconds, 0.1, "the buzzer lasts 0.6 s")

@@ -37,8 +37,7 @@ func TestVirtualMicServeDoesNotHearItself(t *testing.T) {
 		vmicUnavailable(t, "labelled corpus file missing: %v", err)
 	}
 	env := vmicStart(t, script)
-	vmicStartProcess(t, env, "paplay", vmicNoiseBed(t, 120))
-	time.Sleep(300 * time.Millisecond)
+	vmicAwaitSound(t, env, vmicStartProcess(t, env, "paplay", vmicNoiseBed(t, 120))) // flowing before the microphone opens
 
 	// Built without -race: serve opens two PortAudio streams (the speaker
 	// and the microphone), which checkptr does not survive (see
@@ -47,7 +46,7 @@ func TestVirtualMicServeDoesNotHearItself(t *testing.T) {
 	srv := vmicStartProcess(t, env, bin, "serve", "--host", "127.0.0.1", "--port", "0", "--data", t.TempDir())
 	re := regexp.MustCompile(`serving the web remote at (http://127\.0\.0\.1:\d+)/`)
 	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(vmicStartTimeout); base == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if m := re.FindStringSubmatch(srv.stdout.String()); m != nil {
 			base = m[1]
 		}
@@ -75,7 +74,7 @@ func TestVirtualMicServeDoesNotHearItself(t *testing.T) {
 		} `json:"live"`
 	}
 	var v view
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(vmicWait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 		apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", room.Host, nil, &v)
 		if strings.Contains(v.Live.Hearing.Mic.Message, "listening to") {
 			break
@@ -98,7 +97,7 @@ func TestVirtualMicServeDoesNotHearItself(t *testing.T) {
 
 	// A real code, played into the room, is heard.
 	vmicStartProcess(t, env, "paplay", file)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && v.Seq < 2; time.Sleep(250 * time.Millisecond) {
+	for deadline := time.Now().Add(vmicWait); time.Now().Before(deadline) && v.Seq < 2; time.Sleep(250 * time.Millisecond) {
 		apiCall(t, "GET", base+"/api/rooms/"+room.Room+"/view", room.Host, nil, &v)
 	}
 	require.GreaterOrEqual(t, v.Seq, 2, "the code played was not heard: %s\n%s", v.Live.Hearing.Code, srv.stdout.String())

@@ -91,11 +91,15 @@ const (
 	vmicBedDB        = -85.0 // dBFS, RMS of the microphone's own noise
 	vmicBedRate      = 44100
 	vmicFade         = 0.5 // seconds, at most, of fade-in
-	vmicTail         = 2 * time.Second
-	vmicStartTimeout = 30 * time.Second
-	vmicStopTimeout  = 10 * time.Second
 	vmicRelTolerance = 0.1 // seconds, code starts relative to the first code's
 	vmicAttempts     = 3   // recordings of a file, if audio is lost
+	// vmicTail is how much audio listen must have analysed after paplay
+	// has played a file: the last code's gap, and a margin.
+	vmicTail = 2 * time.Second
+	// The waits below bound a hang: a busy machine is slow, not this slow.
+	vmicStartTimeout = 60 * time.Second
+	vmicStopTimeout  = 30 * time.Second
+	vmicWait         = 60 * time.Second // for what was played to be heard
 )
 
 // vmicUnavailable skips the test, or fails it when TABLEREF_REQUIRE_MIC=1.
@@ -369,10 +373,7 @@ func vmicRecord(t *testing.T, bin string, env []string, file, bed string) *vmicO
 	if bed != "" {
 		noise := vmicStartProcess(t, childEnv, "paplay", bed)
 		defer noise.stop()
-		time.Sleep(300 * time.Millisecond) // flowing before the microphone opens
-		if noise.done() {
-			t.Fatalf("paplay %s: %v: %s", bed, noise.err, noise.stderr.String())
-		}
+		vmicAwaitSound(t, childEnv, noise) // flowing before the microphone opens
 	}
 
 	listen := vmicStartProcess(t, childEnv, bin, "listen", "--json", "--levels")
@@ -392,7 +393,16 @@ func vmicRecord(t *testing.T, bin string, env []string, file, bed string) *vmicO
 	if out, err := play.CombinedOutput(); err != nil {
 		t.Fatalf("paplay %s: %v: %s", file, err, out)
 	}
-	time.Sleep(vmicTail) // the last code's gap, and a margin
+	// paplay exits once the file has been played: listen has heard it all
+	// once it has analysed vmicTail more (its level events say how far it
+	// has got), however far behind a busy machine keeps it.
+	played := time.Now()
+	for deadline := time.Now().Add(vmicWait); !listen.stdout.heardUntil(played.Add(vmicTail)); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) || listen.done() {
+			t.Fatalf("tableref listen did not analyse the %v after paplay played %s (within %v); stdout:\n%s\nstderr:\n%s",
+				vmicTail, file, vmicWait, listen.stdout.String(), listen.stderr.String())
+		}
+	}
 	if err := listen.cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}
@@ -473,19 +483,102 @@ func (b *vmicBuffer) String() string {
 	return b.b.String()
 }
 
-// vmicLines collects output and closes first when the first line is complete.
+// Len is the number of bytes written so far.
+func (b *vmicBuffer) Len() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Len()
+}
+
+// Bytes is a copy of what was written so far.
+func (b *vmicBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.b.Bytes())
+}
+
+// vmicLines collects output and closes first when the first line is
+// complete. It follows listen --json --levels's level events as they come,
+// to tell how far into the input listen has got (heardUntil).
 type vmicLines struct {
 	vmicBuffer
 	first chan struct{}
 	once  sync.Once
+
+	mu      sync.Mutex
+	partial []byte    // the last line, incomplete
+	start   time.Time // the latest the input can have started, by the level events
+	upTo    float64   // the input time of the last level event, seconds
 }
 
 func (l *vmicLines) Write(p []byte) (int, error) {
+	now := time.Now()
 	n, err := l.vmicBuffer.Write(p)
 	if bytes.IndexByte(p, '\n') >= 0 {
 		l.once.Do(func() { close(l.first) })
 	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.partial = append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := l.partial[:i]
+		l.partial = l.partial[i+1:]
+		var ev struct {
+			Event string
+			T     float64
+		}
+		if bytes.HasPrefix(line, []byte(`{"event":"level"`)) && json.Unmarshal(line, &ev) == nil {
+			// A level event cannot be printed before its input was heard:
+			// the earliest one against its time bounds the input's start.
+			if s := now.Add(-time.Duration(ev.T * float64(time.Second))); l.start.IsZero() || s.Before(l.start) {
+				l.start = s
+			}
+			l.upTo = max(l.upTo, ev.T)
+		}
+	}
 	return n, err
+}
+
+// heardUntil reports whether listen has analysed its input up to the wall
+// time at (up to a little later: a level event's delay in coming, at the
+// least).
+func (l *vmicLines) heardUntil(at time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.start.IsZero() && l.upTo >= at.Sub(l.start).Seconds()
+}
+
+// vmicAwaitSound waits until what player (a paplay) plays into the virtual
+// microphone is heard on it: parec records its monitor until a sample is
+// not silence. A busy machine may take a while to start paplay.
+func vmicAwaitSound(t *testing.T, env []string, player *vmicProcess) {
+	t.Helper()
+	parec := vmicStartProcess(t, env, "parec", "-d", "vmic.monitor", "--rate", strconv.Itoa(vmicBedRate), "--channels", "1",
+		"--format", "s16le", "--latency-msec", "20")
+	defer parec.stop()
+	heard := func() bool {
+		b := parec.stdout.Bytes()
+		for i := 0; i+1 < len(b); i += 2 {
+			if b[i] != 0 || b[i+1] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for deadline := time.Now().Add(vmicWait); !heard(); time.Sleep(20 * time.Millisecond) {
+		switch {
+		case player.done():
+			t.Fatalf("%s exited before it was heard: %v: %s", strings.Join(player.cmd.Args, " "), player.err, player.stderr.String())
+		case parec.done():
+			t.Fatalf("parec exited: %v: %s", parec.err, parec.stderr.String())
+		case time.Now().After(deadline):
+			t.Fatalf("%s was not heard on the virtual microphone within %v (%d bytes recorded)", strings.Join(player.cmd.Args, " "), vmicWait, parec.stdout.Len())
+		}
+	}
 }
 
 // vmicFadeIn writes file's audio, mixed to mono, fading in (a quarter
