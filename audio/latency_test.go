@@ -35,11 +35,10 @@ func latCorpus(t *testing.T) []string {
 		err = fmt.Errorf("no *.wav in %s", dir)
 	}
 	if err != nil {
-		msg := fmt.Sprintf("labelled corpus not available (%v); it is the repository's shared/corpus/gestures, checked out beside it", err)
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("TABLEREF_REQUIRE_CORPUS=1 but %s", msg)
+			t.Fatalf("TABLEREF_REQUIRE_CORPUS=1 but %s (%v)", noCorpus, err)
 		}
-		t.Skip(msg)
+		t.Skip(noCorpus)
 	}
 	return files
 }

@@ -97,9 +97,9 @@ func TestServeHearsTheTrainersCodeFromTheMicrophone(t *testing.T) {
 	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
 	if _, err := os.Stat(wav); err != nil {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("corpus file missing: %v", err)
+			t.Fatalf("%s: %v", noCorpus, err)
 		}
-		t.Skipf("corpus file missing: %v", err)
+		t.Skip(noCorpus)
 	}
 	base, out := servePlay(t, "--quiet", "--wav", wav)
 	room := startRoom(t, base, "woodlouse")
@@ -161,9 +161,9 @@ func TestAResumedWoodlouseRoomHearsTheMicrophone(t *testing.T) {
 	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
 	if _, err := os.Stat(wav); err != nil {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("corpus file missing: %v", err)
+			t.Fatalf("%s: %v", noCorpus, err)
 		}
-		t.Skipf("corpus file missing: %v", err)
+		t.Skip(noCorpus)
 	}
 	data := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -213,9 +213,9 @@ func TestARecordingWaitsForTheGameAndSaysSo(t *testing.T) {
 	wav := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
 	if _, err := os.Stat(wav); err != nil {
 		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
-			t.Fatalf("corpus file missing: %v", err)
+			t.Fatalf("%s: %v", noCorpus, err)
 		}
-		t.Skipf("corpus file missing: %v", err)
+		t.Skip(noCorpus)
 	}
 	base, out := servePlay(t, "--quiet", "--wav", wav, "--game", "woodlouse", "--players", "3")
 	m := regexp.MustCompile(`Open the table screen of room ([A-Z]{4}) at`).FindStringSubmatch(out())
@@ -386,3 +386,6 @@ func startRoom(t *testing.T, base, game string) started {
 	require.Equal(t, 200, apiCall(t, "POST", base+"/api/rooms/"+room.Room+"/start", room.Host, map[string]any{}, nil))
 	return room
 }
+
+// noCorpus is why a test that needs the labelled recordings did not run.
+const noCorpus = "the labelled recordings are not at ../shared/corpus/gestures (../shared beside the repository)"

@@ -54,7 +54,7 @@ func TestSmall(t *testing.T) {
 // moves than a game lasts) so that the host restarts finished games.
 func TestRestart(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays whole games")
+		t.Skip("plays whole games: left out of -short runs (scripts/test --quick)")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
