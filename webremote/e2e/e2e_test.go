@@ -412,12 +412,16 @@ func TestAHostAndThreePhonesPlayWoodlouse(t *testing.T) {
 	require.Equal(t, "quiet", guesser.text(`document.querySelector('button[data-action="pass"]').className`), "passing looks unlike the guesses")
 	// A guess is two taps, an animal then a count; a push between them
 	// wipes the animal, so the second tap picks it again when it is gone.
-	guesser.tap(`button[data-action="guess"]`)
+	// The animal is one not on the card: a right guess would make the card
+	// public, and the table and the TV are checked below for keeping it secret.
+	wrong := fmt.Sprintf(`[...document.querySelectorAll('button[data-action="guess"]')].find(b => b.dataset.args !== %s)`, js(string(card.Species)))
+	guesser.act("pick an animal not on the card", "ready("+wrong+").click()")
 	guesser.waitJS("the count buttons", `document.querySelector('button.primary[data-args]')`)
 	guesser.shot(out, "phone-guessing.png")
-	guesser.act("guess", `if (!document.querySelector('button.primary[data-args]')) ready('button[data-action="guess"]').click();
+	guesser.act("guess", `if (!document.querySelector('button.primary[data-args]')) ready(`+wrong+`).click();
 		ready('button.primary[data-args]').click()`)
 	host.waitJS("the guess announced on the table", fmt.Sprintf(`document.body.innerText.includes(%q + " calls")`, names[(trainer+1)%3]))
+	require.NotContains(t, host.text("document.body.innerText"), "right!", "the guess was of another animal")
 	require.Contains(t, host.text("document.body.innerText"), names[trainer]+" gives")
 	host.fold("#host-panel", false) // folded again
 	readable(t, host)
