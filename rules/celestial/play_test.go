@@ -147,7 +147,7 @@ func TestTheBotWinsSometimesFromEverySeat(t *testing.T) {
 
 func TestTenThousandGames(t *testing.T) {
 	if testing.Short() || os.Getenv("TABLEREF_LONG") != "1" {
-		t.Skip("set TABLEREF_LONG=1 to play 10,000 games")
+		t.Skip("set TABLEREF_LONG=1 to play 10,000 games (scripts/test does; --quick does not)")
 	}
 	bot := game.BotFor(Game)
 	cs := configs()

@@ -240,7 +240,7 @@ func TestTheBotMostlyMovesCautiously(t *testing.T) {
 
 func TestTenThousandGames(t *testing.T) {
 	if testing.Short() || os.Getenv("TABLEREF_LONG") != "1" {
-		t.Skip("set TABLEREF_LONG=1 to play 10,000 games")
+		t.Skip("set TABLEREF_LONG=1 to play 10,000 games (scripts/test does; --quick does not)")
 	}
 	wins := map[int]int{}
 	for i := 0; i < 10000; i++ {

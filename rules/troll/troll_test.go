@@ -207,7 +207,7 @@ func BenchmarkPlayout(b *testing.B) {
 
 func TestTenThousandGames(t *testing.T) {
 	if testing.Short() || os.Getenv("TABLEREF_LONG") != "1" {
-		t.Skip("set TABLEREF_LONG=1 to play 10,000 games")
+		t.Skip("set TABLEREF_LONG=1 to play 10,000 games (scripts/test does; --quick does not)")
 	}
 	// The bot looks ahead, so a game costs milliseconds: the seeds are
 	// dealt to two halves that run side by side.

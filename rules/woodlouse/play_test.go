@@ -235,7 +235,7 @@ func BenchmarkPlayout(b *testing.B) {
 
 func TestTenThousandGames(t *testing.T) {
 	if testing.Short() || os.Getenv("TABLEREF_LONG") != "1" {
-		t.Skip("set TABLEREF_LONG=1 to play 10,000 games")
+		t.Skip("set TABLEREF_LONG=1 to play 10,000 games (scripts/test does; --quick does not)")
 	}
 	cfgs := allConfigs()
 	bot := Rules{}.Bot()
