@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	goaudio "github.com/go-audio/audio"
@@ -15,7 +16,8 @@ import (
 type WAVInfo struct {
 	SampleRate int
 	Channels   int
-	Bits       int   // bits per stored sample: 8, 16, 24 or 32
+	Bits       int   // bits per stored sample: 8, 16, 24 or 32 (integer), 32 or 64 (float)
+	Float      bool  // samples are IEEE floats rather than integers
 	Frames     int64 // samples per channel
 }
 
@@ -32,15 +34,19 @@ func (i WAVInfo) Seconds() float64 {
 // the file's length.
 //
 // The file's chunk layout is checked first (so that a malformed or truncated
-// file fails at once with a clear error); the samples themselves are decoded
-// by github.com/go-audio/wav.
+// file fails at once with a clear error). Integer samples are decoded by
+// github.com/go-audio/wav; IEEE float samples (32 or 64 bits), which it
+// does not decode, are read here with encoding/binary.
 type WAV struct {
 	info   WAVInfo
 	closer io.Closer
-	dec    *wav.Decoder
-	buf    goaudio.IntBuffer // interleaved samples decoded but not yet used
-	off    int               // next unused sample in buf.Data
-	have   int               // decoded samples in buf.Data
+	dec    *wav.Decoder      // integer samples
+	ints   goaudio.IntBuffer // integer samples as decoded
+	floats io.Reader         // float samples: the data chunk
+	raw    []byte            // float samples as read
+	buf    []float64         // interleaved samples decoded but not yet used
+	off    int               // next unused sample in buf
+	have   int               // decoded samples in buf
 	left   int64             // frames not yet returned
 	scale  float64
 	err    error // sticky error
@@ -87,17 +93,23 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 		ra = f
 	}
 	data := io.NewSectionReader(ra, lay.dataOff, lay.frames*int64(lay.blockAlign))
+	w := &WAV{
+		info: WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Float: lay.float, Frames: lay.frames},
+		left: lay.frames,
+		buf:  make([]float64, 2048*lay.channels),
+	}
+	if lay.float {
+		w.floats = data
+		w.raw = make([]byte, len(w.buf)*lay.bits/8)
+		return w, nil
+	}
 	dec := wav.NewDecoder(&prefixed{head: lay.canonicalHeader(), rest: data})
 	if err := dec.FwdToPCM(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotWAV, err)
 	}
-	w := &WAV{
-		info:  WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Frames: lay.frames},
-		dec:   dec,
-		left:  lay.frames,
-		scale: 1 / float64(int64(1)<<(lay.bits-1)),
-	}
-	w.buf.Data = make([]int, 2048*lay.channels)
+	w.dec = dec
+	w.scale = 1 / float64(int64(1)<<(lay.bits-1))
+	w.ints.Data = make([]int, len(w.buf))
 	return w, nil
 }
 
@@ -130,15 +142,11 @@ func (w *WAV) Read(dst []float64) (int, error) {
 			w.refill()
 			continue
 		}
-		s := w.buf.Data[w.off : w.off+ch]
-		var sum int
-		for _, v := range s {
+		var sum float64
+		for _, v := range w.buf[w.off : w.off+ch] {
 			sum += v
 		}
-		if w.info.Bits == 8 { // 8-bit WAV is unsigned
-			sum -= 128 * ch
-		}
-		dst[n] = float64(sum) * w.scale / float64(ch)
+		dst[n] = sum / float64(ch)
 		w.off += ch
 		w.left--
 		n++
@@ -148,10 +156,15 @@ func (w *WAV) Read(dst []float64) (int, error) {
 
 // refill decodes the next samples after any leftover partial frame.
 func (w *WAV) refill() {
-	w.have = copy(w.buf.Data, w.buf.Data[w.off:w.have])
+	w.have = copy(w.buf, w.buf[w.off:w.have])
 	w.off = 0
-	part := goaudio.IntBuffer{Data: w.buf.Data[w.have:]}
-	k, err := w.dec.PCMBuffer(&part)
+	var k int
+	var err error
+	if w.floats != nil {
+		k, err = w.readFloats(w.buf[w.have:])
+	} else {
+		k, err = w.readInts(w.buf[w.have:])
+	}
 	w.have += k
 	switch {
 	case err != nil:
@@ -161,9 +174,59 @@ func (w *WAV) refill() {
 	}
 }
 
+// readInts decodes integer samples into dst with go-audio, scaled to [-1, 1).
+func (w *WAV) readInts(dst []float64) (int, error) {
+	part := goaudio.IntBuffer{Data: w.ints.Data[:len(dst)]}
+	k, err := w.dec.PCMBuffer(&part)
+	var offset int
+	if w.info.Bits == 8 { // 8-bit WAV is unsigned
+		offset = 128
+	}
+	for i, v := range part.Data[:k] {
+		dst[i] = float64(v-offset) * w.scale
+	}
+	return k, err
+}
+
+// readFloats reads whole float samples into dst. Values outside [-1, 1]
+// are clipped, as a sound card would, and NaNs are read as silence, so a
+// damaged or hostile file cannot poison the analysis.
+func (w *WAV) readFloats(dst []float64) (int, error) {
+	size := w.info.Bits / 8
+	raw := w.raw[:len(dst)*size]
+	k, err := io.ReadFull(w.floats, raw)
+	if err == io.ErrUnexpectedEOF || (err == io.EOF && k == 0) {
+		err = nil // fewer samples than asked for: the caller sees k
+	}
+	n := k / size
+	for i := range n {
+		b := raw[i*size:]
+		var v float64
+		if size == 4 {
+			v = float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		} else {
+			v = math.Float64frombits(binary.LittleEndian.Uint64(b))
+		}
+		switch {
+		case math.IsNaN(v):
+			v = 0
+		case v > 1:
+			v = 1
+		case v < -1:
+			v = -1
+		}
+		dst[i] = v
+	}
+	if n > 0 {
+		err = nil // a read error will come back on the next call
+	}
+	return n, err
+}
+
 // riffLayout is what scanRIFF learns from the chunk headers.
 type riffLayout struct {
 	rate, channels, bits, blockAlign int
+	float                            bool
 	dataOff, frames                  int64
 }
 
@@ -271,15 +334,16 @@ func (l *riffLayout) parseFmt(b []byte) error {
 	switch tag {
 	case formatPCM:
 	case formatFloat:
-		return fmt.Errorf("%w: 32/64-bit float samples (convert to integer PCM, e.g. sox in.wav -b 16 out.wav)", ErrUnsupported)
+		l.float = true
 	case formatALaw, formatMuLaw:
 		return fmt.Errorf("%w: A-law/mu-law samples (convert to 16-bit PCM)", ErrUnsupported)
 	default:
-		return fmt.Errorf("%w: WAV format code 0x%04X (only integer PCM is read)", ErrUnsupported, tag)
+		return fmt.Errorf("%w: WAV format code 0x%04X (integer PCM and IEEE float are read)", ErrUnsupported, tag)
 	}
-	switch l.bits {
-	case 8, 16, 24, 32:
-	default:
+	switch {
+	case l.float && l.bits != 32 && l.bits != 64:
+		return fmt.Errorf("%w: %d-bit float samples (32 or 64 are read)", ErrUnsupported, l.bits)
+	case !l.float && l.bits != 8 && l.bits != 16 && l.bits != 24 && l.bits != 32:
 		return fmt.Errorf("%w: %d-bit samples (8, 16, 24 or 32 are read)", ErrUnsupported, l.bits)
 	}
 	if l.channels == 0 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,6 +52,10 @@ func FuzzWAV(f *testing.F) {
 		f.Add(b)
 	}
 
+	// float samples, 32 and 64 bits, with values a damaged file might hold
+	f.Add(wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 2, 44100, 32)}, wtChunk{id: "data", body: wtFloat32(0.5, -0.25, 3, float32(math.NaN()), 1e-30, -1)}))
+	f.Add(wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 8000, 64)}, wtChunk{id: "data", body: wtFloat64(0.5, math.Inf(-1), 0.1)}))
+
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, err := audio.NewWAV(bytes.NewReader(data))
 		if err != nil {
@@ -69,8 +74,8 @@ func FuzzWAV(f *testing.F) {
 		if info.Channels < 1 || info.Channels > 64 {
 			t.Fatalf("opened with %d channels", info.Channels)
 		}
-		if b := info.Bits; b != 8 && b != 16 && b != 24 && b != 32 {
-			t.Fatalf("opened with %d bits", b)
+		if b := info.Bits; info.Float && b != 32 && b != 64 || !info.Float && b != 8 && b != 16 && b != 24 && b != 32 {
+			t.Fatalf("opened with %d bits (float %v)", b, info.Float)
 		}
 		if info.Frames < 0 || info.Frames*int64(info.Channels*info.Bits/8) > int64(len(data)) {
 			t.Fatalf("%d frames of %d×%d bits claimed from %d bytes", info.Frames, info.Channels, info.Bits, len(data))

@@ -455,6 +455,24 @@ func wtPCM16(s ...int16) []byte {
 	return b
 }
 
+// wtFloat32 is little-endian 32-bit float samples.
+func wtFloat32(s ...float32) []byte {
+	var b []byte
+	for _, v := range s {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(v))
+	}
+	return b
+}
+
+// wtFloat64 is little-endian 64-bit float samples.
+func wtFloat64(s ...float64) []byte {
+	var b []byte
+	for _, v := range s {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
+}
+
 // wtSamples16 are the mono samples wtPCM16(wtMono16...) decodes to.
 var (
 	wtMono16    = []int16{0, 16384, -16384, 32767, -32768, 1}
@@ -501,11 +519,29 @@ func wtCases() []wtCase {
 			info: &audio.WAVInfo{SampleRate: 48000, Channels: 1, Bits: 24, Frames: 3},
 			want: []float64{0.5, -0.5, 16.0 / (1 << 23)},
 		},
-		{name: "extensible float", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmtExt(3, 1, 48000, 32, 32)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
+		{
+			name: "extensible float 32-bit",
+			data: wtRIFF(wtChunk{id: "fmt ", body: wtFmtExt(3, 1, 48000, 32, 32)}, wtChunk{id: "data", body: wtFloat32(0.25, -0.5)}),
+			info: &audio.WAVInfo{SampleRate: 48000, Channels: 1, Bits: 32, Float: true, Frames: 2},
+			want: []float64{0.25, -0.5},
+		},
 		{name: "extensible mu-law", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmtExt(7, 1, 8000, 8, 8)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
 		{name: "extensible fmt too short", data: wtRIFF(wtChunk{id: "fmt ", body: append(wtFmt(0xFFFE, 1, 48000, 16), 0, 0)}, data16), err: audio.ErrNotWAV},
-		{name: "float 32", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 32)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
-		{name: "float 64", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 2, 48000, 64)}, wtChunk{id: "data", body: make([]byte, 32)}), err: audio.ErrUnsupported},
+		{
+			// out of range values are clipped; NaN is silence, infinities clip
+			name: "float 32, clipped and NaN",
+			data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 32)}, wtChunk{id: "data", body: wtFloat32(0.125, 2, -3, float32(math.NaN()), float32(math.Inf(1)), -0.75)}),
+			info: &audio.WAVInfo{SampleRate: 48000, Channels: 1, Bits: 32, Float: true, Frames: 6},
+			want: []float64{0.125, 1, -1, 0, 1, -0.75},
+		},
+		{
+			name: "float 64 stereo",
+			data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 2, 48000, 64)}, wtChunk{id: "data", body: wtFloat64(0.5, 0.25, -1, 1, 0.1, 0.3)}),
+			info: &audio.WAVInfo{SampleRate: 48000, Channels: 2, Bits: 64, Float: true, Frames: 3},
+			want: []float64{0.375, 0, 0.2},
+		},
+		{name: "float 16", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 16)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
+		{name: "float 24", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 24)}, wtChunk{id: "data", body: make([]byte, 9)}), err: audio.ErrUnsupported},
 		{name: "A-law", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(6, 1, 8000, 8)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
 		{name: "mu-law", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(7, 1, 8000, 8)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
 		{name: "ADPCM", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(2, 1, 8000, 4)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},

@@ -204,8 +204,8 @@ func TestCLIErrors(t *testing.T) {
 	truncated := filepath.Join(dir, "truncated.wav")
 	require.NoError(t, os.WriteFile(truncated, full[:len(full)/2], 0o644))
 
-	float := filepath.Join(dir, "float.wav")
-	require.NoError(t, os.WriteFile(float, cliFloatWAV(), 0o644))
+	alaw := filepath.Join(dir, "alaw.wav")
+	require.NoError(t, os.WriteFile(alaw, append(cliHeader(6, 1, 8000, 8, 800), make([]byte, 800)...), 0o644))
 
 	empty := filepath.Join(dir, "empty.wav")
 	require.NoError(t, os.WriteFile(empty, nil, 0o644))
@@ -224,7 +224,7 @@ func TestCLIErrors(t *testing.T) {
 		{[]string{"listen", "--wav", dir}, 1, []string{dir, "directory"}},
 		{[]string{"listen", "--wav", truncated}, 1, []string{truncated, "truncated"}},
 		{[]string{"listen", "--json", "--wav", truncated}, 1, []string{truncated, "truncated"}},
-		{[]string{"listen", "--wav", float}, 1, []string{float, "unsupported", "float"}},
+		{[]string{"listen", "--wav", alaw}, 1, []string{alaw, "unsupported", "A-law"}},
 		{[]string{"listen", "--wav", good, "--gap", "0"}, 2, []string{"--gap"}},
 		{[]string{"listen", "--wav", good, "--gap", "abc"}, 2, []string{"gap"}},
 		{[]string{"listen", "--wav", good, "--gap", "NaN"}, 2, []string{"--gap"}},
@@ -533,14 +533,46 @@ func cliHeader(format, channels, rate, bits, dataBytes int) []byte {
 	return binary.LittleEndian.AppendUint32(h, uint32(dataBytes))
 }
 
-// cliFloatWAV is half a second of a 32-bit float sine, as many editors
-// export.
-func cliFloatWAV() []byte {
-	const rate = 16000
+// cliWriteFloatWAV writes x as mono IEEE float samples of 32 or 64 bits.
+func cliWriteFloatWAV(t *testing.T, path string, rate, bits int, x []float64) {
+	t.Helper()
 	var data []byte
-	for i := range rate / 2 {
-		v := float32(0.5 * math.Sin(2*math.Pi*440*float64(i)/rate))
-		data = binary.LittleEndian.AppendUint32(data, math.Float32bits(v))
+	for _, v := range x {
+		if bits == 32 {
+			data = binary.LittleEndian.AppendUint32(data, math.Float32bits(float32(v)))
+		} else {
+			data = binary.LittleEndian.AppendUint64(data, math.Float64bits(v))
+		}
 	}
-	return append(cliHeader(3, 1, rate, 32, len(data)), data...)
+	require.NoError(t, os.WriteFile(path, append(cliHeader(3, 1, rate, bits, len(data)), data...), 0o644))
+}
+
+// TestCLIListenFloatWAV: a float WAV (as editors and sox export) is heard
+// exactly like the same sound stored as 16-bit integers.
+func TestCLIListenFloatWAV(t *testing.T) {
+	dir := t.TempDir()
+	x := cliClaps(44100, cliBurstTimes, 3.5)
+	ints := filepath.Join(dir, "int16.wav")
+	cliWriteWAV(t, ints, 44100, x)
+	onsets := func(path string) []string {
+		r := cliRun(t, nil, "listen", "--json", "--wav", path)
+		require.Equal(t, 0, r.code, "%s", r)
+		var got []string
+		for _, ev := range cliEvents(t, r.stdout) {
+			if ev["event"] == "onset" {
+				got = append(got, fmt.Sprintf("%.3f %v", cliNumber(t, ev, "t"), ev["kind"]))
+			}
+		}
+		return got
+	}
+	want := onsets(ints)
+	require.Len(t, want, len(cliBurstTimes))
+	for _, bits := range []int{32, 64} {
+		path := filepath.Join(dir, fmt.Sprintf("float%d.wav", bits))
+		cliWriteFloatWAV(t, path, 44100, bits, x)
+		assert.Equal(t, want, onsets(path), "%d-bit float", bits)
+		r := cliRun(t, nil, "listen", "--wav", path)
+		require.Equal(t, 0, r.code, "%s", r)
+		assert.Contains(t, r.stdout, fmt.Sprintf("%d-bit float", bits), "%s", r)
+	}
 }

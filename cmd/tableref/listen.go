@@ -188,6 +188,7 @@ type sourceInfo struct {
 	Rate      int
 	Channels  int
 	Bits      int
+	Float     bool
 	Seconds   float64
 	LatencyMs float64
 	Gap       float64
@@ -204,7 +205,7 @@ func openInput(lf listenFlags) (*input, error) {
 		pre := audio.Prefetch(w, 8192, 4) // decode on the other core
 		return &input{
 			Source: pre,
-			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits,
+			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits, Float: inf.Float,
 				Seconds: inf.Seconds(), Gap: lf.gap, Pause: lf.pause},
 			block: 4096,
 			close: func() error { pre.Close(); return w.Close() },

@@ -224,7 +224,11 @@ func (p *humanPrinter) start(s sourceInfo) {
 		if s.Channels > 1 {
 			ch = fmt.Sprintf("%d channels", s.Channels)
 		}
-		p.line("Listening to %s (%.1f s, %d Hz, %s, %d-bit).", s.File, s.Seconds, s.Rate, ch, s.Bits)
+		kind := ""
+		if s.Float {
+			kind = " float"
+		}
+		p.line("Listening to %s (%.1f s, %d Hz, %s, %d-bit%s).", s.File, s.Seconds, s.Rate, ch, s.Bits, kind)
 	}
 	p.line("  time       bang       clap")
 }
