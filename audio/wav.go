@@ -10,6 +10,8 @@ import (
 
 	goaudio "github.com/go-audio/audio"
 	"github.com/go-audio/wav"
+
+	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
 // WAVInfo describes a WAV file's stored format.
@@ -29,8 +31,8 @@ func (i WAVInfo) Seconds() float64 {
 	return float64(i.Frames) / float64(i.SampleRate)
 }
 
-// WAV streams a PCM WAV file as mono samples, mixing channels down by
-// averaging. It reads the file block by block, so memory does not grow with
+// WAV streams a PCM WAV file as mono samples, mixing channels down so that
+// no channel can cancel or dilute the others (see audio/internal/mixdown). It reads the file block by block, so memory does not grow with
 // the file's length.
 //
 // The file's chunk layout is checked first (so that a malformed or truncated
@@ -38,18 +40,22 @@ func (i WAVInfo) Seconds() float64 {
 // github.com/go-audio/wav; IEEE float samples (32 or 64 bits), which it
 // does not decode, are read here with encoding/binary.
 type WAV struct {
-	info   WAVInfo
-	closer io.Closer
-	dec    *wav.Decoder      // integer samples
-	ints   goaudio.IntBuffer // integer samples as decoded
-	floats io.Reader         // float samples: the data chunk
-	raw    []byte            // float samples as read
-	buf    []float64         // interleaved samples decoded but not yet used
-	off    int               // next unused sample in buf
-	have   int               // decoded samples in buf
-	left   int64             // frames not yet returned
-	scale  float64
-	err    error // sticky error
+	info    WAVInfo
+	closer  io.Closer
+	dec     *wav.Decoder      // integer samples
+	ints    goaudio.IntBuffer // integer samples as decoded
+	floats  io.Reader         // float samples: the data chunk
+	raw     []byte            // float samples as read
+	buf     []float64         // interleaved samples decoded but not yet used
+	off     int               // next unused sample in buf
+	have    int               // decoded samples in buf
+	left    int64             // frames not yet returned
+	scale   float64
+	mix     *mixdown.Mixer
+	monoBuf []float64 // mixed samples
+	mono    []float64 // the part of monoBuf not yet returned
+	flushed bool      // the mixer has given up what it held
+	err     error     // sticky error
 }
 
 // MinSampleRate and MaxSampleRate bound the rates tableref accepts.
@@ -97,6 +103,7 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 		info: WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Float: lay.float, Frames: lay.frames},
 		left: lay.frames,
 		buf:  make([]float64, 2048*lay.channels),
+		mix:  mixdown.New(lay.channels, lay.rate),
 	}
 	if lay.float {
 		w.floats = data
@@ -132,7 +139,18 @@ func (w *WAV) Read(dst []float64) (int, error) {
 	ch := w.info.Channels
 	n := 0
 	for n < len(dst) {
+		if len(w.mono) > 0 {
+			c := copy(dst[n:], w.mono)
+			w.mono = w.mono[c:]
+			n += c
+			continue
+		}
 		if w.left == 0 {
+			if !w.flushed {
+				w.flushed = true
+				w.mono = w.mix.Flush(w.monoBuf[:0])
+				continue
+			}
 			return n, io.EOF
 		}
 		if w.err != nil {
@@ -142,14 +160,13 @@ func (w *WAV) Read(dst []float64) (int, error) {
 			w.refill()
 			continue
 		}
-		var sum float64
-		for _, v := range w.buf[w.off : w.off+ch] {
-			sum += v
-		}
-		dst[n] = sum / float64(ch)
-		w.off += ch
-		w.left--
-		n++
+		// The mixer may hold the first frame of a sound back to its end,
+		// so mono samples do not come out one for one: they queue in mono.
+		k := min(int64((w.have-w.off)/ch), int64(len(dst)-n), w.left)
+		w.monoBuf = mixdown.Mix(w.mix, w.monoBuf[:0], w.buf[w.off:w.off+int(k)*ch])
+		w.mono = w.monoBuf
+		w.off += int(k) * ch
+		w.left -= k
 	}
 	return n, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
 // ---------------------------------------------------------------------------
@@ -188,10 +189,12 @@ func TestWAVFullScale(t *testing.T) {
 			top := float64(full-1) / float64(full)
 			assert.Equal(t, []float64{-1, top, 0, -1, top, 0}, got)
 
-			// In stereo, full-scale opposite channels cancel.
+			// In stereo, the channels run against each other: one is
+			// turned over, and full scale stays in [-1, 1].
 			wtEncode(t, path, 8000, bits, 2, stored)
 			_, got = wtOpenRead(t, path, 5)
-			assert.Equal(t, []float64{(-1 + top) / 2, (0 - 1) / 2.0, (top + 0) / 2}, got)
+			assert.Equal(t, wtMix(2, 8000, -1, top, 0, -1, top, 0), got)
+			assert.Equal(t, []float64{(-1 - top) / 2, (0 + 1) / 2.0, (top - 0) / 2}, got)
 		})
 	}
 }
@@ -214,15 +217,19 @@ func TestWAVStreams(t *testing.T) {
 			assert.Greater(t, w.Info().Seconds(), 3*3600.0)
 
 			buf := make([]float64, 1000)
+			var frames []float64 // what was stored, interleaved
+			for i := range int64(48*len(buf) + 48000) {
+				l, r := v.frame(i)
+				frames = append(frames, float64(l)/32768, float64(r)/32768)
+			}
+			want := mixdown.Mix(mixdown.New(2, 48000), nil, frames)
 			for k := range 48 {
 				n, err := w.Read(buf)
 				require.NoError(t, err)
 				require.Equal(t, len(buf), n)
 				for j, got := range buf {
-					i := int64(k*len(buf) + j)
-					l, r := v.frame(i)
-					if want := float64(int(l)+int(r)) / 32768 / 2; got != want {
-						t.Fatalf("frame %d: got %v, want %v", i, got, want)
+					if i := k*len(buf) + j; got != want[i] {
+						t.Fatalf("frame %d: got %v, want %v", i, got, want[i])
 					}
 				}
 			}
@@ -455,6 +462,13 @@ func wtPCM16(s ...int16) []byte {
 	return b
 }
 
+// wtMix is what the mixer makes of interleaved samples: the WAV tests check
+// decoding, audio/internal/mixdown checks the mixing.
+func wtMix(channels, rate int, interleaved ...float64) []float64 {
+	m := mixdown.New(channels, rate)
+	return m.Flush(mixdown.Mix(m, nil, interleaved))
+}
+
 // wtFloat32 is little-endian 32-bit float samples.
 func wtFloat32(s ...float32) []byte {
 	var b []byte
@@ -495,9 +509,10 @@ func wtCases() []wtCase {
 	list := wtChunk{id: "LIST", body: append([]byte("INFOISFT"), binary.LittleEndian.AppendUint32(nil, 8)...)}
 	list.body = append(list.body, "tableref"...)
 
-	// Stereo 16-bit: the mix is the mean of left and right.
+	// Stereo 16-bit: mixed down by the mixer (here, whose channels run
+	// against each other, with one turned over).
 	stereo := wtPCM16(16384, 0, -32768, 32767, 100, 300)
-	stereoOut := []float64{0.25, -0.5 / 32768, 200.0 / 32768}
+	stereoOut := wtMix(2, 44100, 0.5, 0, -1, 32767.0/32768, 100.0/32768, 300.0/32768)
 
 	streaming := wtRIFF(fmt16, wtChunk{id: "data", size: 0xFFFFFFFF})
 	streaming = append(streaming, wtPCM16(wtMono16...)...)
@@ -538,7 +553,7 @@ func wtCases() []wtCase {
 			name: "float 64 stereo",
 			data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 2, 48000, 64)}, wtChunk{id: "data", body: wtFloat64(0.5, 0.25, -1, 1, 0.1, 0.3)}),
 			info: &audio.WAVInfo{SampleRate: 48000, Channels: 2, Bits: 64, Float: true, Frames: 3},
-			want: []float64{0.375, 0, 0.2},
+			want: wtMix(2, 48000, 0.5, 0.25, -1, 1, 0.1, 0.3),
 		},
 		{name: "float 16", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 16)}, wtChunk{id: "data", body: make([]byte, 8)}), err: audio.ErrUnsupported},
 		{name: "float 24", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(3, 1, 48000, 24)}, wtChunk{id: "data", body: make([]byte, 9)}), err: audio.ErrUnsupported},
@@ -594,7 +609,7 @@ func wtCases() []wtCase {
 			name: "32-bit stereo",
 			data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(1, 2, 96000, 32)}, wtChunk{id: "data", body: binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, 1<<30), uint32(0x80000000))}),
 			info: &audio.WAVInfo{SampleRate: 96000, Channels: 2, Bits: 32, Frames: 1},
-			want: []float64{(0.5 - 1) / 2},
+			want: wtMix(2, 96000, 0.5, -1),
 		},
 	}
 	return cases
@@ -757,11 +772,14 @@ func TestWAVFixtures(t *testing.T) {
 		assert.Equal(t, audio.WAVInfo{SampleRate: 44100, Channels: 2, Bits: 24, Frames: 2647}, info)
 		require.Equal(t, 2647, len(x))
 		// Left: 10 ms of 2 kHz from 10 ms; right: 10 ms of 3 kHz from 35 ms;
-		// each at -1 dBFS, so the mix peaks at half of that.
+		// each at -1 dBFS. While the right channel is silent it is left out
+		// (a dead channel does not halve the sound); once it has sounded too
+		// the two are averaged. The right channel is heard from its first
+		// sample (at the left's level until the mixer sees it live).
 		ms := func(m float64) int { return int(m * 44.1) }
 		half := math.Pow(10, -1.0/20) / 2
-		assert.InDelta(t, half, wtMaxAbs(x[ms(10):ms(20)]), 0.002)
-		assert.InDelta(t, half, wtMaxAbs(x[ms(35):ms(45)]), 0.002)
+		assert.InDelta(t, 2*half, wtMaxAbs(x[ms(10):ms(20)]), 0.004)
+		assert.GreaterOrEqual(t, wtMaxAbs(x[ms(35):ms(45)]), half-0.002, "the right channel is heard when it wakes")
 		assert.Less(t, wtMaxAbs(x[:ms(9.9)]), 1e-6)
 		assert.Less(t, wtMaxAbs(x[ms(20.1):ms(34.9)]), 1e-6)
 		assert.Less(t, wtMaxAbs(x[ms(45.1):]), 1e-6)

@@ -31,6 +31,8 @@ import (
 	"time"
 
 	"github.com/gordonklaus/portaudio"
+
+	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
 // DefaultFramesPerBuffer is the PortAudio buffer size used when
@@ -60,7 +62,8 @@ type Options struct {
 type Mic struct {
 	name     string
 	rate     int
-	channels int // channels delivered by PortAudio, mixed down to mono
+	channels int            // channels delivered by PortAudio, mixed down to mono
+	mix      *mixdown.Mixer // by the reader goroutine only
 	fpb      int
 	latency  time.Duration
 
@@ -313,6 +316,7 @@ func newMic(name string, rate, channels, fpb int) *Mic {
 		name:     name,
 		rate:     rate,
 		channels: channels,
+		mix:      mixdown.New(channels, rate),
 		fpb:      fpb,
 		full:     make(chan []float64, depth),
 		free:     make(chan []float64, depth),
@@ -354,7 +358,12 @@ func (m *Mic) deliver(in []float32, overflowed bool) {
 	default:
 		buf = make([]float64, 0, m.fpb)
 	}
-	m.push(mixdown(buf[:0], in, m.channels))
+	buf = mixdown.Mix(m.mix, buf[:0], in)
+	if len(buf) == 0 { // the mixer holds the start of the first sound
+		m.recycle(buf)
+		return
+	}
+	m.push(buf)
 }
 
 // push queues one mono buffer, dropping the oldest queued one (and counting
@@ -383,24 +392,6 @@ func (m *Mic) recycle(buf []float64) {
 	case m.free <- buf[:0]:
 	default:
 	}
-}
-
-// mixdown appends the mono mix of interleaved samples to dst.
-func mixdown(dst []float64, in []float32, channels int) []float64 {
-	if channels <= 1 {
-		for _, v := range in {
-			dst = append(dst, float64(v))
-		}
-		return dst
-	}
-	for i := 0; i+channels <= len(in); i += channels {
-		sum := 0.0
-		for _, v := range in[i : i+channels] {
-			sum += float64(v)
-		}
-		dst = append(dst, sum/float64(channels))
-	}
-	return dst
 }
 
 // SampleRate is the stream's rate in Hz.

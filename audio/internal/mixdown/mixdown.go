@@ -1,0 +1,286 @@
+// Package mixdown folds interleaved channels into the one mono stream the
+// analysis hears, so that no single channel can cancel or dilute the others.
+//
+// Averaging channels, as a plain mixdown does, fails on real microphones: a
+// laptop's mic pair with one channel inverted averages to nothing, a dead
+// channel halves every sound, and a channel that lags the other turns the
+// average into a comb filter. A Mixer watches how the channels relate and
+// mixes by that:
+//
+//   - a channel more than DeadBelow dB under the loudest (dead) does not
+//     count in the average, so the live channels keep their level;
+//   - a channel whose samples run against the loudest one's (correlation
+//     at or below -Related) is turned over before it is added (inverted).
+//
+// The live channels are then averaged, as before. A channel delayed against
+// the others is still averaged in (a comb filter above about 1/(2·delay));
+// aligning it is not done yet. What the Mixer
+// decided is available from State, for telling the user about the
+// microphone.
+//
+// The statistics decay with a time constant of Memory seconds and the mix
+// changes only at frame boundaries counted from the start of the stream
+// (crossfading over one frame), so the output does not depend on the size
+// of the blocks it is fed in: a file read in blocks of 4096 and a
+// microphone delivering 256 frames at a time mix identically.
+package mixdown
+
+import "math"
+
+const (
+	// DeadBelow is how far under the loudest channel, in dB, a channel is
+	// taken for dead.
+	DeadBelow = 40.0
+	// Related is the correlation with the loudest channel at or below
+	// -Related that marks a channel as inverted.
+	Related = 0.3
+	// Memory is the time constant of the statistics, in seconds.
+	Memory = 2.0
+	// FrameSeconds is how often the mix is reconsidered.
+	FrameSeconds = 0.01
+)
+
+// Channel is what the Mixer knows about one input channel.
+type Channel struct {
+	Level       float64 // mean power in dB (about the last Memory seconds)
+	Correlation float64 // with the loudest channel (1 for the loudest itself)
+	Dead        bool    // too quiet to be a microphone: not counted in the average
+	Inverted    bool    // runs against the loudest channel: turned over
+	Used        bool    // counted in the average now
+}
+
+// State is the Mixer's current view of its input.
+type State struct {
+	Loudest  int       // index of the loudest channel
+	Channels []Channel // one per input channel
+}
+
+// Mixer folds interleaved channels into mono. Make one with New.
+type Mixer struct {
+	n       int
+	frame   int // samples per frame
+	at      int // samples into the current frame
+	decay   float64
+	energy  []float64 // decayed sums of squares, per channel
+	cross   []float64 // decayed sums of x[a]*x[b], a < b, row by row
+	ref     int       // the loudest channel, decided at the last boundary
+	weight  []float64 // the mix in force
+	prev    []float64 // the mix before it, faded out over the frame
+	fading  bool
+	state   State
+	started bool      // a frame with sound has been judged
+	held    []float64 // the first sound's frame so far, interleaved
+	flip    []bool    // channels turned over at the last boundary
+	w       []float64 // scratch for the new mix
+}
+
+// New makes a Mixer for channels interleaved channels at rate Hz.
+func New(channels, rate int) *Mixer {
+	channels = max(channels, 1)
+	frame := max(int(FrameSeconds*float64(rate)), 1)
+	m := &Mixer{
+		n:      channels,
+		frame:  frame,
+		decay:  math.Exp(-float64(frame) / (Memory * float64(rate))),
+		energy: make([]float64, channels),
+		cross:  make([]float64, channels*(channels-1)/2),
+		weight: make([]float64, channels),
+		prev:   make([]float64, channels),
+		flip:   make([]bool, channels),
+		w:      make([]float64, channels),
+	}
+	for i := range m.weight {
+		m.weight[i] = 1 / float64(channels)
+	}
+	m.state.Channels = make([]Channel, channels)
+	for i := range m.state.Channels {
+		m.state.Channels[i].Used = true
+		m.state.Channels[i].Correlation = 1
+	}
+	return m
+}
+
+// Channels is the number of interleaved channels the Mixer expects.
+func (m *Mixer) Channels() int { return m.n }
+
+// State reports what the Mixer has decided so far (a copy).
+func (m *Mixer) State() State {
+	s := m.state
+	s.Channels = append([]Channel(nil), m.state.Channels...)
+	return s
+}
+
+// Mix appends the mono mix of the interleaved samples in to dst. A trailing
+// partial frame of in (fewer than Channels samples) is ignored.
+func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
+	n := m.n
+	if n == 1 {
+		for _, v := range in {
+			dst = append(dst, float64(v))
+		}
+		return dst
+	}
+	for i := 0; i+n <= len(in); i += n {
+		x := in[i : i+n]
+		k := 0
+		quiet := true
+		for a, v := range x {
+			f := float64(v)
+			quiet = quiet && f == 0
+			m.energy[a] += f * f
+			for _, u := range x[a+1:] {
+				m.cross[k] += f * float64(u)
+				k++
+			}
+		}
+		switch {
+		case !m.started && len(m.held) == 0 && quiet:
+			// digital silence before any sound: any mix of it is silence
+			dst = append(dst, 0)
+		case !m.started:
+			// the first sound: held to the end of its frame, so that it is
+			// mixed the way that frame shows (an inverted pair averaged
+			// would start the stream with its cancellation)
+			for _, v := range x {
+				m.held = append(m.held, float64(v))
+			}
+		case m.fading:
+			// linear crossfade from the old mix to the new over one frame
+			g := float64(m.at+1) / float64(m.frame)
+			var out float64
+			for c, v := range x {
+				out += (g*m.weight[c] + (1-g)*m.prev[c]) * float64(v)
+			}
+			dst = append(dst, out)
+		default:
+			var out float64
+			for c, v := range x {
+				out += m.weight[c] * float64(v)
+			}
+			dst = append(dst, out)
+		}
+		m.at++
+		if m.at == m.frame {
+			m.at = 0
+			m.decide()
+			m.decayAll()
+			dst = m.release(dst)
+		}
+	}
+	return dst
+}
+
+// Flush appends what the Mixer still holds (the start of a stream's first
+// sound, when the stream ends within that sound's first frame).
+func (m *Mixer) Flush(dst []float64) []float64 {
+	if len(m.held) > 0 {
+		m.decide()
+	}
+	return m.release(dst)
+}
+
+// release appends the held samples mixed by the mix now decided.
+func (m *Mixer) release(dst []float64) []float64 {
+	if !m.started {
+		return dst
+	}
+	for i := 0; i+m.n <= len(m.held); i += m.n {
+		var out float64
+		for c, v := range m.held[i : i+m.n] {
+			out += m.weight[c] * v
+		}
+		dst = append(dst, out)
+	}
+	m.held = m.held[:0]
+	return dst
+}
+
+// decide reconsiders the mix at the end of a frame.
+func (m *Mixer) decide() {
+	m.fading = false
+	loud := 0
+	for c, e := range m.energy {
+		if e > m.energy[loud] {
+			loud = c
+		}
+	}
+	if m.energy[loud] <= 0 {
+		return // digital silence so far: nothing to judge by
+	}
+	first := !m.started
+	if first || m.energy[loud] > 1.4*m.energy[m.ref] {
+		// a new loudest channel (by more than 1.5 dB, so that two equal
+		// channels do not keep trading places)
+		m.ref = loud
+	}
+	m.started = true
+	ref := m.ref
+	eRef := m.energy[ref]
+	w := m.w
+	for c := range w {
+		w[c] = 0
+	}
+	used := 0
+	for c := range m.n {
+		ch := &m.state.Channels[c]
+		e := m.energy[c]
+		ch.Level = 10 * math.Log10(e/(float64(m.frame)/(1-m.decay))+1e-12)
+		ch.Dead = c != ref && e < eRef*math.Pow(10, -DeadBelow/10)
+		corr := 1.0
+		if c != ref {
+			corr = 0
+			if e > 0 {
+				corr = m.pair(c, ref) / math.Sqrt(e*eRef)
+			}
+		}
+		ch.Correlation = corr
+		// turned over at -Related, back only above -Related+0.1, so that a
+		// correlation hovering near the line does not flip the mix each frame
+		m.flip[c] = c != ref && !ch.Dead && (corr <= -Related || m.flip[c] && corr < -Related+0.1)
+		ch.Inverted = m.flip[c]
+		switch {
+		case m.flip[c]:
+			w[c] = -1
+		default:
+			w[c] = 1
+		}
+		if !ch.Dead {
+			used++
+		}
+	}
+	// Dead channels stay in the sum, but the sum is divided among the live
+	// ones only: they carry next to nothing, so the live sound keeps its
+	// level, and one that wakes up is heard at once, not a frame later.
+	changed := false
+	for c := range w {
+		w[c] /= float64(used)
+		m.state.Channels[c].Used = !m.state.Channels[c].Dead
+		if w[c] != m.weight[c] {
+			changed = true
+		}
+	}
+	m.state.Loudest = ref
+	if changed {
+		copy(m.prev, m.weight)
+		copy(m.weight, w)
+		m.fading = !first // nothing was heard through the old mix
+	}
+}
+
+// pair is the decayed sum of x[a]*x[b] for a != b.
+func (m *Mixer) pair(a, b int) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	// rows 0..a-1 hold n-1, n-2, ... pairs
+	return m.cross[a*(2*m.n-a-1)/2+(b-a-1)]
+}
+
+func (m *Mixer) decayAll() {
+	for c := range m.energy {
+		m.energy[c] *= m.decay
+	}
+	for k := range m.cross {
+		m.cross[k] *= m.decay
+	}
+}
