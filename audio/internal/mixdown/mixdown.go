@@ -25,7 +25,11 @@
 // microphone delivering 256 frames at a time mix identically.
 package mixdown
 
-import "math"
+import (
+	"math"
+
+	"github.com/tableref/tableref/audio/internal/level"
+)
 
 const (
 	// DeadBelow is how far under the loudest channel, in dB, a channel is
@@ -100,9 +104,6 @@ func New(channels, rate int) *Mixer {
 	return m
 }
 
-// Channels is the number of interleaved channels the Mixer expects.
-func (m *Mixer) Channels() int { return m.n }
-
 // State reports what the Mixer has decided so far (a copy).
 func (m *Mixer) State() State {
 	s := m.state
@@ -111,7 +112,7 @@ func (m *Mixer) State() State {
 }
 
 // Mix appends the mono mix of the interleaved samples in to dst. A trailing
-// partial frame of in (fewer than Channels samples) is ignored.
+// partial frame of in (fewer samples than channels) is ignored.
 func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 	n := m.n
 	if n == 1 {
@@ -224,7 +225,7 @@ func (m *Mixer) decide() {
 	for c := range m.n {
 		ch := &m.state.Channels[c]
 		e := m.energy[c]
-		ch.Level = 10 * math.Log10(e/(float64(m.frame)/(1-m.decay))+1e-12)
+		ch.Level = level.DB(e / (float64(m.frame) / (1 - m.decay)))
 		ch.Dead = c != ref && e < eRef*math.Pow(10, -DeadBelow/10)
 		corr := 1.0
 		if c != ref {
