@@ -127,7 +127,7 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 		quiet := true
 		for a, v := range x {
 			f := float64(v)
-			quiet = quiet && f == 0
+			quiet = quiet && f*f == 0 // adds no energy (a tiny float too): nothing to judge by
 			m.energy[a] += f * f
 			for _, u := range x[a+1:] {
 				m.cross[k] += f * float64(u)
@@ -136,8 +136,12 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 		}
 		switch {
 		case !m.started && len(m.held) == 0 && quiet:
-			// digital silence before any sound: any mix of it is silence
-			dst = append(dst, 0)
+			// digital silence before any sound: mixed as it stands
+			var out float64
+			for c, v := range x {
+				out += m.weight[c] * float64(v)
+			}
+			dst = append(dst, out)
 		case !m.started:
 			// the first sound: held to the end of its frame, so that it is
 			// mixed the way that frame shows (an inverted pair averaged
