@@ -141,7 +141,7 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 			for c, v := range x {
 				out += m.weight[c] * float64(v)
 			}
-			dst = append(dst, out)
+			dst = append(dst, clamp(out))
 		case !m.started:
 			// the first sound: held to the end of its frame, so that it is
 			// mixed the way that frame shows (an inverted pair averaged
@@ -156,13 +156,13 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 			for c, v := range x {
 				out += (g*m.weight[c] + (1-g)*m.prev[c]) * float64(v)
 			}
-			dst = append(dst, out)
+			dst = append(dst, clamp(out))
 		default:
 			var out float64
 			for c, v := range x {
 				out += m.weight[c] * float64(v)
 			}
-			dst = append(dst, out)
+			dst = append(dst, clamp(out))
 		}
 		m.at++
 		if m.at == m.frame {
@@ -194,7 +194,7 @@ func (m *Mixer) release(dst []float64) []float64 {
 		for c, v := range m.held[i : i+m.n] {
 			out += m.weight[c] * v
 		}
-		dst = append(dst, out)
+		dst = append(dst, clamp(out))
 	}
 	m.held = m.held[:0]
 	return dst
@@ -289,3 +289,7 @@ func (m *Mixer) decayAll() {
 		m.cross[k] *= m.decay
 	}
 }
+
+// clamp keeps a mix in [-1, 1]: a dead channel's remainder, counted in the
+// sum but not in the average, can carry a full-scale sample just past it.
+func clamp(x float64) float64 { return math.Max(-1, math.Min(1, x)) }
