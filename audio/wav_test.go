@@ -25,17 +25,21 @@ import (
 // Round trips through github.com/go-audio/wav's encoder.
 
 // wtSignal is the test signal of channel c at frame i, in [-0.9, 0.9]: a
-// 440 Hz sine on channel 0, a sawtooth ramp on channel 1 and a different
-// sine (frequency, level and phase) on each further channel.
+// 440 Hz sine on channel 0; on each further channel the same sine at its own
+// level plus a little of its own (a sawtooth ramp on channel 1, a different
+// sine on the others), so that every channel decodes to a different value
+// but all of them are one sound, as microphones of one table are (the mix
+// leaves out channels unrelated to the loudest).
 func wtSignal(c, i, rate int) float64 {
 	t := float64(i) / float64(rate)
+	base := math.Sin(2 * math.Pi * 440 * t)
 	switch c {
 	case 0:
-		return 0.8 * math.Sin(2*math.Pi*440*t)
+		return 0.8 * base
 	case 1:
-		return -0.9 + 1.8*float64(i%1000)/999
+		return 0.7*base + 0.1*(-1+2*float64(i%1000)/999)
 	default:
-		return (0.9 - 0.1*float64(c)) * math.Sin(2*math.Pi*float64(97*(c+1))*t+float64(c))
+		return (0.8-0.1*float64(c))*base + 0.1*math.Sin(2*math.Pi*float64(97*(c+1))*t+float64(c))
 	}
 }
 

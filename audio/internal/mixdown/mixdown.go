@@ -9,12 +9,17 @@
 //
 //   - a channel more than DeadBelow dB under the loudest (dead) does not
 //     count in the average, so the live channels keep their level;
+//
 //   - a channel whose samples run against the loudest one's (correlation
 //     at or below -Related) is turned over before it is added (inverted).
 //
-// The live channels are then averaged, as before. A channel delayed against
-// the others is still averaged in (a comb filter above about 1/(2·delay));
-// aligning it is not done yet. What the Mixer
+//   - a live channel that barely correlates with the loudest (correlation
+//     between -Related and Together: delayed against it, or a different
+//     microphone) is
+//     left out (apart): the loudest channel is picked rather than averaged
+//     with a shifted copy of itself, which would comb filter it.
+//
+// The channels left are then averaged. What the Mixer
 // decided is available from State, for telling the user about the
 // microphone.
 //
@@ -38,6 +43,11 @@ const (
 	// Related is the correlation with the loudest channel at or below
 	// -Related that marks a channel as inverted.
 	Related = 0.3
+	// Together is the least correlation with the loudest channel of a
+	// channel that is averaged in (unless it is inverted): less means the
+	// two do not line up (one is delayed, or they are different
+	// microphones), and it is left out.
+	Together = 0.5
 	// Memory is the time constant of the statistics, in seconds.
 	Memory = 2.0
 	// FrameSeconds is how often the mix is reconsidered.
@@ -50,6 +60,7 @@ type Channel struct {
 	Correlation float64 // with the loudest channel (1 for the loudest itself)
 	Dead        bool    // too quiet to be a microphone: not counted in the average
 	Inverted    bool    // runs against the loudest channel: turned over
+	Apart       bool    // live but not in line with the loudest (delayed, another mic): left out
 	Used        bool    // counted in the average now
 }
 
@@ -243,13 +254,19 @@ func (m *Mixer) decide() {
 		// correlation hovering near the line does not flip the mix each frame
 		m.flip[c] = c != ref && !ch.Dead && (corr <= -Related || m.flip[c] && corr < -Related+0.1)
 		ch.Inverted = m.flip[c]
+		// a live channel that does not line up with the loudest (delayed,
+		// or another microphone) is left out: averaged in, it would comb
+		// filter the sound; out at Together, back in above Together+0.1
+		ch.Apart = c != ref && !ch.Dead && !m.flip[c] && (corr < Together || ch.Apart && corr < Together+0.1)
 		switch {
+		case ch.Apart:
+			w[c] = 0
 		case m.flip[c]:
 			w[c] = -1
 		default:
 			w[c] = 1
 		}
-		if !ch.Dead {
+		if !ch.Dead && !ch.Apart {
 			used++
 		}
 	}
@@ -259,7 +276,7 @@ func (m *Mixer) decide() {
 	changed := false
 	for c := range w {
 		w[c] /= float64(used)
-		m.state.Channels[c].Used = !m.state.Channels[c].Dead
+		m.state.Channels[c].Used = !m.state.Channels[c].Dead && !m.state.Channels[c].Apart
 		if w[c] != m.weight[c] {
 			changed = true
 		}

@@ -114,8 +114,11 @@ func TestRelatedChannelsStillAverage(t *testing.T) {
 	for i := range x {
 		want[i] = (a[i] + b[i]) / 2
 	}
-	assert.InDeltaSlice(t, want, out, 1e-12, "related channels are averaged as before")
+	// before the first clap the two mics hear mostly their own noise (they
+	// do not line up yet); from then on they are averaged
+	assert.Less(t, settledError(out, want), 1e-9, "related channels are averaged as before")
 	assert.True(t, st.Channels[0].Used && st.Channels[1].Used)
+	assert.False(t, st.Channels[0].Apart || st.Channels[1].Apart)
 }
 
 func TestInvertedChannelIsTurnedOver(t *testing.T) {
@@ -155,18 +158,23 @@ func TestDeadChannelWakingIsHeardAtOnce(t *testing.T) {
 	}
 }
 
-func TestDelayedChannelIsAveraged(t *testing.T) {
+func TestDelayedChannelIsLeftOut(t *testing.T) {
+	// 3 ms apart: averaged, the pair would comb filter the sound
 	x := room(7, 3)
-	d := scaled(delayed(x, 24), 0.8)
+	d := scaled(delayed(x, 48), 0.8)
 	out, st := mix(t, 2, interleave(d, x))
-	want := make([]float64, len(x))
+	// (as a clap passes from one mic to the other the pair lines up for a
+	// moment, and the mix may take the other in for a frame or two)
+	assert.Less(t, settledError(out, x), 0.05, "the loudest channel alone")
+	avg := make([]float64, len(x))
 	for i := range x {
-		want[i] = (x[i] + d[i]) / 2
+		avg[i] = (x[i] + d[i]) / 2
 	}
-	assert.Less(t, settledError(out, want), 1e-9)
+	assert.Greater(t, settledError(out, avg), 0.3, "not the comb-filtered average")
 	assert.Equal(t, 1, st.Loudest)
-	assert.True(t, st.Channels[0].Used)
-	assert.False(t, st.Channels[0].Inverted)
+	assert.True(t, st.Channels[0].Apart, "%+v", st)
+	assert.False(t, st.Channels[0].Used)
+	assert.False(t, st.Channels[0].Inverted || st.Channels[0].Dead)
 }
 
 func TestSilenceKeepsTheAverage(t *testing.T) {
