@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/tableref/tableref/audio/gesture"
+	"github.com/tableref/tableref/audio/internal/condition"
 	"github.com/tableref/tableref/audio/internal/decimate"
 	"github.com/tableref/tableref/audio/internal/level"
 	"github.com/tableref/tableref/audio/onset"
@@ -22,6 +23,11 @@ type Config struct {
 	// Threshold is the smallest onset strength (mean dB rise per band) that
 	// is looked at (DefaultThreshold when zero).
 	Threshold float64
+	// Channels, when set, reports what the source found about its channels
+	// while mixing them down (WAV.Channels, the microphone's Channels), so
+	// that a dead or inverted channel is reported with the other problems
+	// of the input (Mic events). It is called from Write.
+	Channels func() []ChannelState
 	// Judge names each onset, given the input sample where it starts
 	// (gesture.Classify of its features when nil). Training tools judge by
 	// the labels instead, so that the features they collect do not depend
@@ -53,6 +59,69 @@ const MinTalk = 0.35
 // voice.
 const TalkCutBefore = 0.15
 
+// MinGestureDB is the least peak level, in dBFS, of a gesture: a hand on
+// the table or a clap near the microphone is far louder (the quietest in
+// our recordings are about -35 dBFS).
+const MinGestureDB = -60.0
+
+// FirstSoundDB is the least peak level, in dBFS, of a gesture heard straight
+// after digital silence that was not filled with the room's sound (the
+// start of a stream, a gate that opens): a room's own sound coming back is
+// quieter than this, a clap or a bang louder.
+const FirstSoundDB = -40.0
+
+// The stream's first sound (an onset within FirstSpan seconds of the first
+// sample that is not zero) is judged after FirstWait seconds rather than
+// gesture.After (sooner if another sound starts), and is a gesture only if
+// its last 50 ms by then are FirstDecayDB under its peak: with nothing heard
+// before it, only its dying away tells a clap from the room's own sound
+// arriving.
+const (
+	FirstSpan    = 0.1
+	FirstWait    = 0.15
+	FirstDecayDB = 10.0
+)
+
+// RoomUnknownDB is the level, in dBFS, taken for the room before any of it
+// has been heard: a quiet room.
+const RoomUnknownDB = -70.0
+
+// fillSilence replaces each run of digital silence in x (exact zeros, at
+// least 16 samples) by noise at db dBFS.
+func (l *Listener) fillSilence(x []float64, db float64) {
+	amp := math.Pow(10, db/20) * math.Sqrt(3) // uniform noise of that RMS
+	for i := 0; i < len(x); {
+		j := i
+		for j < len(x) && x[j] == 0 {
+			j++
+		}
+		if j-i >= 16 {
+			for k := i; k < j; k++ {
+				l.noise = l.noise*6364136223846793005 + 1442695040888963407
+				x[k] = amp * (float64(l.noise>>11)/(1<<53)*2 - 1)
+			}
+		}
+		i = max(j, i+1)
+	}
+}
+
+// afterSilence reports whether the samples just before an onset hold digital
+// silence (a run of exact zeros of at least 2 ms).
+func afterSilence(before []float64) bool {
+	run := 0
+	for _, v := range before {
+		if v == 0 {
+			run++
+			if run >= 16 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
 // MinSpacing is the shortest time between two onsets, in seconds: sightings
 // of a sound closer than this to an earlier one are the same sound (nobody
 // claps twice in 50 ms).
@@ -67,6 +136,10 @@ type Listener struct {
 	rate int
 	cfg  Config
 	emit func(Event)
+
+	cond  *condition.Conditioner // DC, hum and holes removed before anything else
+	first int64                  // the first sample that is not zero (-1 before it)
+	clean []float64              // the conditioned samples of the current Write
 
 	dec  *decimate.Decimator // to the onset analysis rate
 	down []float64           // decimated samples of the current chunk
@@ -83,15 +156,20 @@ type Listener struct {
 	wasGest bool      // whether it was judged a gesture
 	codes   grouper
 	meter   meter
+	doc     doctor
 	room    roomFloor
 	voices  *voice.Detector
 	voiced  voicedFrames
 	scratch []float64
+	judged  []float64 // the samples around an onset, as judged
+	noise   uint64    // state of the noise that stands in for digital silence
 }
 
 type candidate struct {
 	on       int64
 	strength float64
+	wait     int64 // samples of it to hear before it is judged
+	first    bool  // it starts the stream's sound (see FirstWait)
 }
 
 // NewListener makes a Listener for a stream at rate Hz.
@@ -112,12 +190,14 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 		rate:    rate,
 		cfg:     cfg,
 		emit:    emit,
+		cond:    condition.New(rate),
 		dec:     dec,
 		stft:    onset.NewSTFT(n, hop),
 		flux:    onset.NewBandFlux(arate, n, hop),
 		pick:    onset.Picker{Threshold: cfg.Threshold},
 		hist:    history{keep: int(0.25 * float64(rate))},
 		decided: candidate{on: -1},
+		first:   -1,
 		after:   int64(gesture.After * float64(rate)),
 	}
 	l.codes.gap = int64(cfg.Gap * float64(rate))
@@ -126,7 +206,8 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
 	l.voices = voice.NewDetector(rate)
 	l.voiced.keep = int64(gesture.VoicedSeconds * float64(rate))
-	l.meter.span = rate / 10
+	l.meter.span = max(rate/10, 1)
+	l.doc = newDoctor(float64(l.meter.span)/float64(rate), cfg.Channels)
 	return l
 }
 
@@ -137,22 +218,39 @@ func (l *Listener) SampleRate() int { return l.rate }
 func (l *Listener) Position() int64 { return l.pos }
 
 // Write consumes samples. Events are emitted during the call.
+//
+// The samples are conditioned first (see audio/internal/condition): DC and
+// mains hum are removed and holes cut by noise suppression are filled with
+// the room's sound. Until the stream carries anything but exact zeros (a
+// microphone's first buffers, a muted input), it is metered but not
+// analysed: the onset analysis starts at the first sound, as it does at the
+// start of a file, so the room's hiss arriving is not a sound starting.
 func (l *Listener) Write(x []float64) {
+	l.clean = l.cond.Process(l.clean[:0], x)
+	y := l.clean
+	if l.first < 0 {
+		for i, v := range x {
+			if v != 0 {
+				l.first = l.pos + int64(i)
+				break
+			}
+		}
+	}
 	hop := l.stft.Hop * l.dec.Factor
 	for len(x) > 0 {
 		k := min(hop, len(x))
 		if p := l.pending; p != nil {
 			// stop exactly where the pending onset is due, so it is
 			// judged (and emitted) the moment enough of it is heard
-			if due := p.on + l.after - l.pos; due > 0 && due < int64(k) {
+			if due := p.on + p.wait - l.pos; due > 0 && due < int64(k) {
 				k = int(due)
 			}
 		}
-		chunk := x[:k]
-		x = x[k:]
+		chunk := y[:k]
 		l.hist.append(chunk)
 		l.pos += int64(k)
-		l.meter.add(chunk, l.pos, l.rate, l.emit)
+		l.meter.add(x[:k], l.pos, l.rate, l.span)
+		x, y = x[k:], y[k:]
 		l.room.add(chunk, l.rate)
 		l.voices.Push(chunk, l.voiced.add, l.talk)
 		l.down = l.dec.Process(chunk, l.down[:0])
@@ -187,7 +285,10 @@ func (l *Listener) frame(f int64, power []float64) {
 	fac, delay := int64(l.dec.Factor), int64(l.dec.Delay)
 	hop, n := int64(l.stft.Hop)*fac, int64(l.stft.N)*fac
 	start := (f-1)*hop - delay
-	c := candidate{on: l.refine(start-hop-delay, start+n+hop+delay), strength: strength}
+	c := candidate{on: l.refine(start-hop-delay, start+n+hop+delay), strength: strength, wait: l.after}
+	if l.first >= 0 && c.on-l.first < int64(FirstSpan*float64(l.rate)) {
+		c.first, c.wait = true, int64(FirstWait*float64(l.rate))
+	}
 	spacing := int64(MinSpacing * float64(l.rate))
 	if d := l.decided; d.on >= 0 && c.on < d.on+spacing && (l.wasGest || c.strength <= d.strength) {
 		// A later sighting of a sound already judged. After a mere blip, a
@@ -211,7 +312,7 @@ func (l *Listener) frame(f int64, power []float64) {
 // settle emits what is due at the current position: the pending onset once
 // After seconds of it have been heard, and a code once the gap has passed.
 func (l *Listener) settle() {
-	if p := l.pending; p != nil && l.pos >= p.on+l.after {
+	if p := l.pending; p != nil && l.pos >= p.on+p.wait {
 		l.decide()
 	}
 	l.codes.tick(l.voices.LastVoiced())
@@ -233,10 +334,48 @@ func (l *Listener) decide() {
 	before := int64(gesture.Before * float64(l.rate))
 	from := max(p.on-before, l.hist.start)
 	seg := l.hist.slice(from, l.pos)
+	roomDB, holed := 0.0, false
+	if pre := seg[:p.on-from]; afterSilence(pre) {
+		holed = true
+		// Digital silence before the onset (a gate that was closed, a
+		// stream not yet started) is no room at all: against it any sound
+		// rises by 100 dB. The sound is judged against the room as it was
+		// last heard instead: the silence is replaced, for measuring only,
+		// by quiet noise at the room's level.
+		roomDB = RoomUnknownDB
+		if s := l.cond.State(); s.RoomKnown && s.RoomFrom <= from {
+			roomDB = s.RoomDB
+		}
+		l.judged = append(l.judged[:0], seg...)
+		l.fillSilence(l.judged[:len(pre)], roomDB)
+		seg = l.judged
+	}
 	feat := l.an.Measure(seg, int(p.on-from), l.rate)
 	feat.Above = feat.Level - l.room.floor
+	if holed {
+		feat.Above = feat.Level - roomDB // the same room it was judged against
+	}
 	feat.Voiced = l.voiced.share(p.on)
 	kind := l.cfg.Judge(p.on, feat)
+	if p.first && kind.IsGesture() {
+		// The stream's first sound: the room arriving (a microphone
+		// starting) or a gesture (a gate opening for it). A gesture dies
+		// away; the room stays. Judged early because another sound
+		// started, it is judged on what there is of it (20 ms at least).
+		end := min(p.on+p.wait, l.pos)
+		begin := max(end-int64(0.05*float64(l.rate)), p.on+l.after)
+		if end-begin >= int64(0.02*float64(l.rate)) {
+			if tail := l.hist.slice(begin, end); level.DB(level.MeanSquare(tail)) > feat.Level-FirstDecayDB {
+				kind = gesture.Other
+			}
+		}
+	}
+	if kind.IsGesture() && (feat.Level < MinGestureDB || feat.Level < FirstSoundDB && afterSilence(seg[:int(p.on-from)])) {
+		// Too faint to be a hand on a table or a clap near it; or the
+		// first sound after digital silence (a microphone starting, a gate
+		// opening) that is no louder than a room can be.
+		kind = gesture.Other
+	}
 	l.wasGest = kind.IsGesture()
 	if kind == gesture.Other && feat.Sudden < MinRise {
 		return // the level barely moved: a flicker of a sound already going, not an onset
@@ -371,25 +510,42 @@ func (v *voicedFrames) share(at int64) float64 {
 	return float64(voiced) / float64(n)
 }
 
-// meter emits a Level event every span samples.
+// meter measures the raw input every span samples.
 type meter struct {
 	span int
 	n    int
 	sum  float64
 	peak float64
+	clip int // samples at ClipLevel or beyond
 }
 
-func (m *meter) add(x []float64, pos int64, rate int, emit func(Event)) {
-	for _, v := range x {
+// add measures x, the samples that end at pos, and calls done at the end of
+// each span.
+func (m *meter) add(x []float64, pos int64, rate int, done func(*Level, int)) {
+	for i, v := range x {
 		m.sum += v * v
-		if a := math.Abs(v); a > m.peak {
+		a := math.Abs(v)
+		if a > m.peak {
 			m.peak = a
+		}
+		if a >= ClipLevel {
+			m.clip++
 		}
 		m.n++
 		if m.n == m.span {
-			emit(&Level{Time: float64(pos) / float64(rate), RMS: level.DB(m.sum / float64(m.n)), Peak: 20 * math.Log10(m.peak+1e-6)})
-			m.n, m.sum, m.peak = 0, 0, 0
+			end := pos - int64(len(x)-1-i)
+			done(&Level{Time: float64(end) / float64(rate), RMS: level.DB(m.sum / float64(m.n)), Peak: 20 * math.Log10(m.peak+1e-6)}, m.clip)
+			m.n, m.sum, m.peak, m.clip = 0, 0, 0, 0
 		}
+	}
+}
+
+// span handles the end of a meter span: the level is emitted, and the input
+// is diagnosed.
+func (l *Listener) span(lv *Level, clipped int) {
+	l.emit(lv)
+	if m := l.doc.feed(lv.Time, lv.Peak, clipped, l.cond.State()); m != nil {
+		l.emit(m)
 	}
 }
 
@@ -402,6 +558,11 @@ type roomFloor struct {
 	floor float64
 	init  bool
 }
+
+// silentDB is the level of a 10 ms block, in dBFS, at or below which it is
+// digital silence rather than a quiet room (a 16-bit file's quietest hiss is
+// about -100 dBFS).
+const silentDB = -115.0
 
 // RoomRisePerSecond is how fast, in dB per second, the room floor climbs.
 const RoomRisePerSecond = 3.0
@@ -417,6 +578,8 @@ func (r *roomFloor) add(x []float64, rate int) {
 		l := level.DB(r.sum / float64(r.n))
 		r.n, r.sum = 0, 0
 		switch {
+		case l <= silentDB:
+			// digital silence says nothing of the room
 		case !r.init:
 			r.floor, r.init = l, true
 		case l < r.floor:

@@ -1,0 +1,187 @@
+package audio_test
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/tableref/tableref/audio"
+)
+
+// What a real microphone does to the sound must not change what is heard:
+// each case below alters corpus recordings the way a laptop, a cheap mic or
+// noise suppression does, and the codes heard must be the ones heard in the
+// plain recording.
+
+// sameShare is the least share of the files whose codes must come out as in
+// the plain recording (the bar for every condition is 85% of codes
+// exact; a file holds two or three codes).
+const sameShare = 0.8
+
+// tally counts files decoded as in the plain recording, per case.
+type tally map[string][2]int
+
+func (s tally) add(t *testing.T, name, file, want, got string) {
+	c := s[name]
+	c[1]++
+	if want == got {
+		c[0]++
+	} else {
+		t.Logf("%s, %s: heard %q, plain %q", name, file, got, want)
+	}
+	s[name] = c
+}
+
+func (s tally) check(t *testing.T) {
+	for name, c := range s {
+		assert.GreaterOrEqual(t, float64(c[0])/float64(c[1]), sameShare, "%s: %d of %d files decoded as plain", name, c[0], c[1])
+	}
+}
+
+// condFiles are a few corpus files of each tier.
+func condFiles(t *testing.T) []string {
+	files := latCorpus(t)
+	var pick []string
+	for i, f := range files {
+		if i%5 == 1 {
+			pick = append(pick, f)
+		}
+	}
+	return pick
+}
+
+func orders(codes []audio.Code) string {
+	var s []string
+	for _, c := range codes {
+		s = append(s, c.Order)
+	}
+	return strings.Join(s, " ")
+}
+
+func zeros(n int) []float64 { return make([]float64, n) }
+
+func TestDigitalSilenceBeforeTheRoomIsNotASound(t *testing.T) {
+	same := tally{}
+	defer same.check(t)
+	for _, f := range condFiles(t) {
+		lab := latReadLabels(t, f)
+		x, rate := latReadWAV(t, f)
+		if len(lab.Codes) == 0 {
+			continue
+		}
+		// the stream starts in the middle of the room's sound, 0.6 s before
+		// the first code, as a microphone opened just then would
+		cut := int((lab.Codes[0].Start - 0.6) * float64(rate))
+		if cut < 0 {
+			continue
+		}
+		base := x[cut:]
+		_, want := latListen(base, rate, 4096, audio.Config{})
+		for _, lead := range []float64{0.37, 1} {
+			n := int(lead * float64(rate))
+			in := append(zeros(n), base...)
+			onsets, got := latListen(in, rate, 256, audio.Config{})
+			same.add(t, fmt.Sprintf("after %.2f s of digital silence", lead), filepath.Base(f), orders(want), orders(got))
+			for _, o := range onsets {
+				if o.Kind.IsGesture() && o.Time < lead+0.3 {
+					t.Logf("%s: a %s where the room's sound begins", filepath.Base(f), o.Kind)
+					same.add(t, "no gesture where the room begins", filepath.Base(f), "", "a gesture")
+				}
+			}
+		}
+	}
+}
+
+func TestHolesBetweenCodesAreNotSounds(t *testing.T) {
+	same := tally{}
+	defer same.check(t)
+	for _, f := range condFiles(t) {
+		lab := latReadLabels(t, f)
+		x, rate := latReadWAV(t, f)
+		_, want := latListen(x, rate, 4096, audio.Config{})
+		// half a second of exact zeros between every two codes, as noise
+		// suppression closing; the same with a 30 dB duck instead
+		for _, duck := range []float64{0, 0.0316} {
+			var in []float64
+			from := 0
+			for i := 1; i < len(lab.Codes); i++ {
+				mid := int((lab.Codes[i-1].End + lab.Codes[i].Start) / 2 * float64(rate))
+				if !quiet(lab, float64(mid)/float64(rate)) {
+					continue
+				}
+				in = append(in, x[from:mid]...)
+				hole := zeros(rate / 2)
+				if duck > 0 {
+					hole = make([]float64, 0, rate/2)
+					for _, v := range x[mid : mid+rate/2] {
+						hole = append(hole, v*duck)
+					}
+					in = append(in, hole...)
+					from = mid + rate/2
+					continue
+				}
+				in = append(in, hole...)
+				from = mid
+			}
+			in = append(in, x[from:]...)
+			_, got := latListen(in, rate, 1024, audio.Config{})
+			same.add(t, fmt.Sprintf("holes (duck %v)", duck), filepath.Base(f), orders(want), orders(got))
+		}
+	}
+}
+
+// quiet reports whether t is away from every labelled sound: no onset,
+// speech or clink within half a second.
+func quiet(lab label, t float64) bool {
+	for _, o := range lab.Onsets {
+		if math.Abs(o.T-t) < 0.6 {
+			return false
+		}
+	}
+	for _, s := range lab.Speech {
+		if t > s[0]-0.6 && t < s[1]+0.6 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDCAndHumDoNotChangeTheCodes(t *testing.T) {
+	same := tally{}
+	defer same.check(t)
+	for _, f := range condFiles(t) {
+		x, rate := latReadWAV(t, f)
+		_, want := latListen(x, rate, 4096, audio.Config{})
+		for _, c := range []struct {
+			name      string
+			dc, humDB float64
+			mains     float64
+			harmonics bool
+		}{
+			{"DC 0.01", 0.01, 0, 0, false},
+			{"DC -0.03", -0.03, 0, 0, false},
+			{"50 Hz hum at -30 dBFS", 0, -30, 50, false},
+			{"60 Hz hum with harmonics at -25 dBFS", 0, -25, 60, true},
+		} {
+			in := make([]float64, len(x))
+			amp := math.Pow(10, c.humDB/20)
+			for i, v := range x {
+				h := 0.0
+				if c.mains > 0 {
+					ph := 2 * math.Pi * c.mains * float64(i) / float64(rate)
+					h = math.Sin(ph)
+					if c.harmonics {
+						h = (math.Sin(ph) + 0.5*math.Sin(2*ph+1) + 0.3*math.Sin(3*ph+2)) / 1.6
+					}
+				}
+				in[i] = max(-1, min(1, v+c.dc+amp*h))
+			}
+			_, got := latListen(in, rate, 512, audio.Config{})
+			same.add(t, c.name, filepath.Base(f), orders(want), orders(got))
+		}
+	}
+}
