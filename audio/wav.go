@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sync"
 
 	goaudio "github.com/go-audio/audio"
 	"github.com/go-audio/wav"
@@ -56,6 +57,9 @@ type WAV struct {
 	mono    []float64 // the part of monoBuf not yet returned
 	flushed bool      // the mixer has given up what it held
 	err     error     // sticky error
+
+	chMu    sync.Mutex
+	chState []ChannelState // what the mixer found, as of the last Read
 }
 
 // MinSampleRate and MaxSampleRate bound the rates tableref accepts.
@@ -120,6 +124,15 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 	return w, nil
 }
 
+// Channels reports what mixing the file's channels down found about each,
+// as of the last Read (nil for a mono file), for Config.Channels. It may be
+// called from another goroutine than Read (the file may be read ahead).
+func (w *WAV) Channels() []ChannelState {
+	w.chMu.Lock()
+	defer w.chMu.Unlock()
+	return append([]ChannelState(nil), w.chState...)
+}
+
 // Info returns the stored format.
 func (w *WAV) Info() WAVInfo { return w.info }
 
@@ -165,6 +178,15 @@ func (w *WAV) Read(dst []float64) (int, error) {
 		k := min(int64((w.have-w.off)/ch), int64(len(dst)-n), w.left)
 		w.monoBuf = mixdown.Mix(w.mix, w.monoBuf[:0], w.buf[w.off:w.off+int(k)*ch])
 		w.mono = w.monoBuf
+		if ch > 1 {
+			st := w.mix.State()
+			w.chMu.Lock()
+			w.chState = w.chState[:0]
+			for _, c := range st.Channels {
+				w.chState = append(w.chState, ChannelState{Level: c.Level, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
+			}
+			w.chMu.Unlock()
+		}
 		w.off += int(k) * ch
 		w.left -= k
 	}

@@ -32,6 +32,7 @@ import (
 
 	"github.com/gordonklaus/portaudio"
 
+	"github.com/tableref/tableref/audio"
 	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
@@ -74,6 +75,9 @@ type Mic struct {
 	err    error          // why, set before failed is closed
 
 	overflows atomic.Int64
+
+	chMu    sync.Mutex
+	chState []audio.ChannelState // what the mixer found, after the last buffer
 
 	readMu sync.Mutex
 	cur    []float64 // unread rest of the buffer Read is working through
@@ -347,6 +351,21 @@ func (m *Mic) run() {
 	}
 }
 
+// Channels reports what mixing the input's channels down found about each
+// (nil for a mono input), for audio.Config.Channels.
+func (m *Mic) Channels() []audio.ChannelState {
+	m.chMu.Lock()
+	defer m.chMu.Unlock()
+	return append([]audio.ChannelState(nil), m.chState...)
+}
+
+func channelStates(dst []audio.ChannelState, st mixdown.State) []audio.ChannelState {
+	for _, c := range st.Channels {
+		dst = append(dst, audio.ChannelState{Level: c.Level, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
+	}
+	return dst
+}
+
 // deliver queues one buffer of interleaved samples as mono. It never blocks.
 func (m *Mic) deliver(in []float32, overflowed bool) {
 	if overflowed {
@@ -359,6 +378,12 @@ func (m *Mic) deliver(in []float32, overflowed bool) {
 		buf = make([]float64, 0, m.fpb)
 	}
 	buf = mixdown.Mix(m.mix, buf[:0], in)
+	if m.channels > 1 {
+		st := m.mix.State()
+		m.chMu.Lock()
+		m.chState = channelStates(m.chState[:0], st)
+		m.chMu.Unlock()
+	}
 	if len(buf) == 0 { // the mixer holds the start of the first sound
 		m.recycle(buf)
 		return

@@ -32,6 +32,7 @@ type listenFlags struct {
 	voices      bool
 	pause       float64
 	shout       float64
+	micCheck    bool
 }
 
 func (lf *listenFlags) register(fs interface {
@@ -51,12 +52,16 @@ func (lf *listenFlags) register(fs interface {
 		fs.BoolVar(&lf.voices, "voices", false, "the Insomnia voices timer: report pauses (the whole table silent) and shouts instead of gestures")
 		fs.Float64Var(&lf.pause, "pause", talk.DefaultMinPause, "with --voices: seconds of silence that make a pause")
 		fs.Float64Var(&lf.shout, "shout", talk.DefaultShoutDB, "with --voices: decibels above the room's running level that make a shout")
+		fs.BoolVar(&lf.micCheck, "check", false, "check the microphone: asks for two claps then two bangs, says whether it heard them right and what is wrong with the input (exit status 1 if not)")
 	}
 }
 
 func (lf *listenFlags) check() error {
 	if lf.wav != "" && lf.device != "" {
 		return usagef("use --wav or --device, not both")
+	}
+	if lf.micCheck && lf.voices {
+		return usagef("--check checks the microphone with claps and bangs; it cannot be combined with --voices")
 	}
 	if !(lf.gap >= minGap && lf.gap <= maxGap) {
 		return usagef("--gap must be between %g and %g seconds, got %g", minGap, maxGap, lf.gap)
@@ -82,6 +87,9 @@ func runListen(e *env, args []string) error {
 			"With --json each line is one event, for example:\n"+
 			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
 			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n\n"+
+			"With --check it checks the microphone: it asks for two claps then two bangs and says whether it\n"+
+			"heard them right, and what is wrong with the input if anything (muted, gated by noise suppression,\n"+
+			"clipping, too quiet, DC, hum, a dead or inverted channel). Exit status 1 when the check fails.\n\n"+
 			"With --voices it follows a table of talking voices instead (the Insomnia timer): it reports every pause,\n"+
 			"when the whole table is silent for --pause seconds, and every shout, a voice far louder than the\n"+
 			"room's running level:\n"+
@@ -95,6 +103,16 @@ func runListen(e *env, args []string) error {
 		return err
 	}
 	var out printer
+	if lf.micCheck {
+		chk := &checkPrinter{w: e.stdout, json: lf.json}
+		if err := listen(e, lf, chk); err != nil {
+			return err
+		}
+		if ok, _ := chk.verdict(); !ok {
+			return fmt.Errorf("the microphone check failed: heard %q, asked for %q", string(chk.heard), micCheckWant)
+		}
+		return nil
+	}
 	if lf.json {
 		out = &jsonPrinter{w: e.stdout, levels: lf.levels, verbose: true, voices: lf.voices}
 	} else {
@@ -123,7 +141,7 @@ func listen(e *env, lf listenFlags, out printer) error {
 	if tp, ok := out.(talkPrinter); ok && lf.voices {
 		l = talk.New(src.SampleRate(), talk.Config{MinPause: lf.pause, ShoutDB: lf.shout}, tp.heard)
 	} else {
-		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap}, func(ev audio.Event) {
+		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap, Channels: src.channels}, func(ev audio.Event) {
 			out.event(ev)
 		})
 	}
@@ -151,6 +169,9 @@ func listen(e *env, lf listenFlags, out printer) error {
 			var n int
 			n, err = src.Read(buf)
 			l.Write(buf[:n])
+			if c, ok := out.(*checkPrinter); ok && err == nil && c.finished(l.Position()) {
+				err = io.EOF
+			}
 		}
 		if err == io.EOF {
 			break
@@ -178,6 +199,7 @@ type input struct {
 	block     int // samples per read
 	close     func() error
 	overflows func() int
+	channels  func() []audio.ChannelState // what mixing the channels down found
 }
 
 // sourceInfo describes the input for the start event.
@@ -207,8 +229,9 @@ func openInput(lf listenFlags) (*input, error) {
 			Source: pre,
 			info: sourceInfo{File: lf.wav, Rate: inf.SampleRate, Channels: inf.Channels, Bits: inf.Bits, Float: inf.Float,
 				Seconds: inf.Seconds(), Gap: lf.gap, Pause: lf.pause},
-			block: 4096,
-			close: func() error { pre.Close(); return w.Close() },
+			block:    4096,
+			close:    func() error { pre.Close(); return w.Close() },
+			channels: w.Channels,
 		}, nil
 	}
 	m, err := mic.Open(mic.Options{Device: lf.device})
@@ -222,6 +245,7 @@ func openInput(lf listenFlags) (*input, error) {
 		block:     mic.DefaultFramesPerBuffer,
 		close:     sync.OnceValue(m.Close), // from Ctrl-C and from the deferred cleanup
 		overflows: m.Overflows,
+		channels:  m.Channels,
 	}, nil
 }
 

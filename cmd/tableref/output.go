@@ -71,6 +71,15 @@ type (
 		RMS   float64 `json:"rms"`
 		Peak  float64 `json:"peak"`
 	}
+	jsonMic struct {
+		Event    string        `json:"event"`
+		T        float64       `json:"t"`
+		Problems []jsonProblem `json:"problems"`
+	}
+	jsonProblem struct {
+		Kind string `json:"kind"`
+		Say  string `json:"say"`
+	}
 	jsonEnd struct {
 		Event    string  `json:"event"`
 		T        float64 `json:"t"`
@@ -153,6 +162,12 @@ func (p *jsonPrinter) event(ev audio.Event) {
 		if p.levels {
 			p.put(jsonLevel{"level", round4(e.Time), round1(e.RMS), round1(e.Peak)})
 		}
+	case *audio.Mic:
+		j := jsonMic{Event: "mic", T: round4(e.Time), Problems: []jsonProblem{}}
+		for _, q := range e.Problems {
+			j.Problems = append(j.Problems, jsonProblem(q))
+		}
+		p.put(j)
 	}
 }
 
@@ -165,9 +180,11 @@ func (p *jsonPrinter) end(samples int64, rate int) {
 }
 
 // humanPrinter is the live display: each gesture as it is heard, a level
-// meter redrawn in place on a terminal, and each code when it completes.
+// meter redrawn in place on a terminal, each code when it completes, and
+// each new problem of the microphone.
 type humanPrinter struct {
 	w       io.Writer
+	told    map[string]bool // the microphone's problems already shown
 	tty     bool
 	verbose bool
 	order   woodlouse.Order
@@ -259,6 +276,19 @@ func (p *humanPrinter) event(ev audio.Event) {
 		if p.tty && p.live {
 			fmt.Fprintf(p.w, "\r\033[K  level %s %4.0f dB", meterBar(e.RMS), e.RMS)
 			p.meter = true
+		}
+	case *audio.Mic:
+		if len(e.Problems) == 0 {
+			p.line("  %s  microphone: fine now", clock(e.Time))
+		}
+		for _, q := range e.Problems {
+			if !p.told[q.Kind] {
+				p.line("  %s  microphone: %s", clock(e.Time), q.Say)
+			}
+		}
+		p.told = map[string]bool{}
+		for _, q := range e.Problems {
+			p.told[q.Kind] = true
 		}
 	}
 }

@@ -157,7 +157,7 @@ func (p *party) heard(ev hearing.Event) {
 	p.mu.Lock()
 	room := p.room
 	game := p.srv.GameOf(room)
-	keep := ev.Kind == "status" ||
+	keep := ev.Kind == "status" || ev.Kind == "mic" ||
 		game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "code") ||
 		game == "insomnia" && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
 	if !keep {
@@ -168,6 +168,20 @@ func (p *party) heard(ev hearing.Event) {
 	case "status":
 		p.mic = hearing.Status{Listening: ev.Listening, Message: ev.Status}
 		p.log("microphone: %s\n", ev.Status)
+	case "mic":
+		told := map[string]bool{}
+		for _, q := range p.mic.Problems {
+			told[q.Kind] = true
+		}
+		for _, q := range ev.Problems {
+			if !told[q.Kind] {
+				p.log("microphone: %s\n", q.Say)
+			}
+		}
+		if len(ev.Problems) == 0 && len(p.mic.Problems) > 0 {
+			p.log("microphone: fine now\n")
+		}
+		p.mic.Problems = ev.Problems
 	case "clap", "bang":
 		p.gestures = append(p.gestures, heardGesture{ev.Kind, ev.T})
 	case "code":

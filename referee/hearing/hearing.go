@@ -30,7 +30,9 @@ type Opener func() (in Input, name string, live bool, err error)
 
 // Event is something heard. Kinds: "clap" and "bang" (one gesture, at T),
 // "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
-// "shout-start", "shout" (Start, End, DB) and "status" (Status, Listening).
+// "shout-start", "shout" (Start, End, DB), "status" (Status, Listening) and
+// "mic" (Problems: what is wrong with the input now; none when it is fine
+// again).
 type Event struct {
 	Kind      string  `json:"kind"`
 	T         float64 `json:"t"`
@@ -42,6 +44,8 @@ type Event struct {
 	DB        float64 `json:"db,omitempty"`
 	Status    string  `json:"status,omitempty"`
 	Listening bool    `json:"listening,omitempty"`
+	// Problems are what is wrong with the input ("mic" events).
+	Problems []audio.MicProblem `json:"problems,omitempty"`
 	// Masked counts a code's gestures heard while the referee's own sound
 	// was in the air: they are left out of Bangs, Claps and Order, and the
 	// code is doubtful (a gesture may be missing, or a sound taken for one).
@@ -71,6 +75,8 @@ type Status struct {
 	Listening bool   `json:"listening"`
 	Input     string `json:"input,omitempty"`
 	Message   string `json:"message"`
+	// Problems are what is wrong with the input, as last diagnosed.
+	Problems []audio.MicProblem `json:"problems,omitempty"`
 }
 
 // Ears runs an input until Close.
@@ -215,8 +221,17 @@ func (e *Ears) listen(in Input) error {
 	// The gestures of the code being heard, with whether each was heard
 	// while the referee's own sound was in the air.
 	var pending []heardGesture
-	l := audio.NewListener(rate, audio.Config{Gap: e.cfg.Gap}, func(ev audio.Event) {
+	cfg := audio.Config{Gap: e.cfg.Gap}
+	if c, ok := in.(interface{ Channels() []audio.ChannelState }); ok {
+		cfg.Channels = c.Channels
+	}
+	l := audio.NewListener(rate, cfg, func(ev audio.Event) {
 		switch v := ev.(type) {
+		case *audio.Mic:
+			e.mu.Lock()
+			e.status.Problems = v.Problems
+			e.mu.Unlock()
+			e.emit(Event{Kind: "mic", T: at(v.Time), Problems: v.Problems, Wall: clock.wall(v.Time)})
 		case *audio.Onset:
 			if !v.Kind.IsGesture() {
 				return

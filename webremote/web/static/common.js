@@ -454,7 +454,9 @@ export function hearingEl(st) {
     return h("div.panel.micoff", { id: "hearing" }, h("h2", "The microphone is off"), h("p", what), h("p.muted", why.replace(/; enter codes on the phones\.?/i, ".").replace(/: the trainer enters the code on the phone/i, "")));
   }
   const g = (live.gestures || []).map((x) => h("span.g." + (x.kind === "bang" ? "bang" : "clap"), x.kind === "bang" ? "BANG" : "CLAP"));
+  const problems = (live.mic && live.mic.problems) || [];
   return h("div.panel", { id: "hearing" }, h("h2", "The microphone ", h("span.micmsg", live.mic ? "· " + live.mic.message : "")),
+    problems.length ? h("ul.micwarn", { id: "mic-problems" }, problems.map((q) => h("li", { "data-kind": q.kind }, q.say))) : null,
     game === "insomnia" ? h("p", { class: "talk " + (live.talking ? "on" : "off") }, live.talking ? "The voices are talking." : "Silence…") : null,
     game === "woodlouse" ? h("div.gestures", g.length ? g : h("span.muted", "Bang, then clap: the code shows here as it is heard.")) : null,
     live.code ? h("p", { id: "heard-code" }, heardCode(live.code)) : null,

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tableref/tableref/audio"
+)
+
+// The microphone check asks for two claps, then two bangs, and says whether
+// it heard them right.
+const (
+	micCheckWant = "CCBB"
+	// micCheckSeconds is how long a live check waits for the four gestures.
+	micCheckSeconds = 20.0
+	// micCheckSettle is how long after the fourth gesture the check waits
+	// for a fifth it may have missed the start of.
+	micCheckSettle = 0.6
+)
+
+// checkPrinter runs the microphone check over the events of a listen.
+type checkPrinter struct {
+	w        io.Writer
+	json     bool
+	live     bool
+	rate     int
+	heard    []byte
+	last     float64 // time of the last gesture
+	problems []audio.MicProblem
+	told     map[string]bool
+}
+
+type jsonCheck struct {
+	Event    string        `json:"event"`
+	OK       bool          `json:"ok"`
+	Heard    string        `json:"heard"`
+	Want     string        `json:"want"`
+	Say      string        `json:"say"`
+	Problems []jsonProblem `json:"problems"`
+}
+
+func (p *checkPrinter) start(s sourceInfo) {
+	p.rate, p.live = s.Rate, s.Live
+	if p.json {
+		return
+	}
+	src := s.Device
+	if !s.Live {
+		src = s.File
+	}
+	fmt.Fprintf(p.w, "Microphone check on %s.\n", src)
+	fmt.Fprintln(p.w, "Clap twice, then bang the table twice with a flat hand, about half a second apart.")
+}
+
+func (p *checkPrinter) event(ev audio.Event) {
+	switch e := ev.(type) {
+	case *audio.Onset:
+		if !e.Kind.IsGesture() {
+			return
+		}
+		p.heard = append(p.heard, e.Kind.Letter())
+		p.last = e.Time
+		if !p.json {
+			fmt.Fprintf(p.w, "  heard a %s\n", e.Kind)
+		}
+	case *audio.Mic:
+		p.problems = e.Problems
+		if p.json {
+			return
+		}
+		if p.told == nil {
+			p.told = map[string]bool{}
+		}
+		for _, q := range e.Problems {
+			if !p.told[q.Kind] {
+				fmt.Fprintf(p.w, "  microphone: %s\n", q.Say)
+				p.told[q.Kind] = true
+			}
+		}
+	}
+}
+
+// finished reports whether the check has what it needs at position pos
+// (samples heard): four gestures and a moment after them, or, live, the
+// time it waits.
+func (p *checkPrinter) finished(pos int64) bool {
+	t := float64(pos) / float64(max(p.rate, 1))
+	if len(p.heard) >= len(micCheckWant) && t >= p.last+micCheckSettle {
+		return true
+	}
+	return p.live && t >= micCheckSeconds
+}
+
+// verdict says how the check went.
+func (p *checkPrinter) verdict() (ok bool, say string) {
+	heard := string(p.heard)
+	names := func(s string) string {
+		var w []string
+		for _, c := range s {
+			if c == 'B' {
+				w = append(w, "bang")
+			} else {
+				w = append(w, "clap")
+			}
+		}
+		return strings.Join(w, ", ")
+	}
+	switch {
+	case heard == micCheckWant:
+		return true, "All right: heard clap, clap, bang, bang. The microphone hears the table."
+	case heard == "":
+		return false, "Heard no clap and no bang. Is the right microphone chosen (tableref devices lists them), and is it on?"
+	case len(heard) < len(micCheckWant):
+		return false, fmt.Sprintf("Heard only %s (asked for clap, clap, bang, bang): some were missed. Clap and bang a little louder, or put the microphone nearer the table, and try again.", names(heard))
+	case len(heard) > len(micCheckWant):
+		return false, fmt.Sprintf("Heard %s (asked for clap, clap, bang, bang): more than was made. Something else sounded like a gesture (voices, glasses, music); try again when the room is quieter.", names(heard))
+	}
+	return false, fmt.Sprintf("Heard %s (asked for clap, clap, bang, bang): a clap was taken for a bang or the other way round. Clap with cupped hands in the air, bang flat on the table, and try again.", names(heard))
+}
+
+func (p *checkPrinter) end(samples int64, rate int) {
+	ok, say := p.verdict()
+	if p.json {
+		j := jsonCheck{Event: "check", OK: ok, Heard: string(p.heard), Want: micCheckWant, Say: say, Problems: []jsonProblem{}}
+		for _, q := range p.problems {
+			j.Problems = append(j.Problems, jsonProblem(q))
+		}
+		b, _ := json.Marshal(j)
+		p.w.Write(append(b, '\n'))
+		return
+	}
+	fmt.Fprintln(p.w, say)
+	if !ok && len(p.problems) > 0 {
+		fmt.Fprintln(p.w, "What may be wrong with the microphone:")
+		for _, q := range p.problems {
+			fmt.Fprintf(p.w, "  - %s\n", q.Say)
+		}
+	}
+}
