@@ -1,0 +1,5 @@
+//go:build !race
+
+package audio_test
+
+const raceOn = false
