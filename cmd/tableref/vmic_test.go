@@ -81,6 +81,80 @@ func TestVirtualMicListen(t *testing.T) {
 			vmicCheckFile(t, bin, env, filepath.Join(corpus, f), raw)
 		})
 	}
+	// A microphone opened in the middle of a noisy room: the stream starts in
+	// digital silence (PortAudio's first buffers, nothing playing) and the
+	// room's sound arrives at full level, 0.6 s before the first code. The
+	// microphone must hear what --wav hears in the same recording.
+	t.Run("mid-room-"+strings.TrimSuffix(vmicMidRoom, ".wav"), func(t *testing.T) {
+		vmicCheckFile(t, bin, env, vmicCut(t, filepath.Join(corpus, vmicMidRoom), 0.6), true)
+	})
+}
+
+// vmicMidRoom is the recording cut for the mid-room test: a party.
+const vmicMidRoom = "dev-026.wav"
+
+// vmicCut writes file from lead seconds before its first labelled code on,
+// with its labels shifted to match, and returns the new file's path.
+func vmicCut(t *testing.T, file string, lead float64) string {
+	t.Helper()
+	b, err := os.ReadFile(strings.TrimSuffix(file, ".wav") + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lab vmicLabels
+	if err := json.Unmarshal(b, &lab); err != nil || len(lab.Codes) == 0 {
+		t.Fatalf("%s labels: %v", file, err)
+	}
+	w, err := audio.OpenWAV(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	rate := w.SampleRate()
+	var x []float64
+	if err := audio.Drain(w, 8192, func(b []float64) error { x = append(x, b...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	from := lab.Codes[0].Start - lead
+	if from <= 0 {
+		t.Fatalf("%s: its first code starts at %.2f s, too early to cut %.1f s before it", file, lab.Codes[0].Start, lead)
+	}
+	// labels on the cut's timeline (sounds before the cut are gone)
+	var out vmicLabels
+	for _, o := range lab.Onsets {
+		if o.T >= from {
+			o.T -= from
+			out.Onsets = append(out.Onsets, o)
+		}
+	}
+	for _, c := range lab.Codes {
+		c.Start, c.End = c.Start-from, c.End-from
+		out.Codes = append(out.Codes, c)
+	}
+	for _, d := range lab.Distractors {
+		if d.T >= from {
+			d.T -= from
+			out.Distractors = append(out.Distractors, d)
+		}
+	}
+	for _, sp := range lab.Speech {
+		if sp[1] > from {
+			out.Speech = append(out.Speech, [2]float64{max(0, sp[0]-from), sp[1] - from})
+		}
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cut-"+filepath.Base(file))
+	if err := os.WriteFile(path, vmicWAV24(x[int(from*float64(rate)):], rate), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(strings.TrimSuffix(path, ".wav")+".json", jb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // vmicFiles are played by default: a clean, a noisy and a party recording
