@@ -70,7 +70,10 @@ func (p *checkPrinter) event(ev audio.Event) {
 		if p.json {
 			return
 		}
-		if p.told == nil {
+		if len(e.Problems) == 0 && len(p.told) > 0 {
+			fmt.Fprintln(p.w, "  microphone: fine now")
+		}
+		if p.told == nil || len(e.Problems) == 0 {
 			p.told = map[string]bool{}
 		}
 		for _, q := range e.Problems {
