@@ -64,12 +64,6 @@ const TalkCutBefore = 0.15
 // our recordings are about -35 dBFS).
 const MinGestureDB = -60.0
 
-// FirstSoundDB is the least peak level, in dBFS, of a gesture heard straight
-// after digital silence that was not filled with the room's sound (the
-// start of a stream, a gate that opens): a room's own sound coming back is
-// quieter than this, a clap or a bang louder.
-const FirstSoundDB = -40.0
-
 // The stream's first sound (an onset within FirstSpan seconds of the first
 // sample that is not zero) is judged after FirstWait seconds rather than
 // gesture.After (sooner if another sound starts), and is a gesture only if
@@ -370,11 +364,8 @@ func (l *Listener) decide() {
 			}
 		}
 	}
-	if kind.IsGesture() && (feat.Level < MinGestureDB || feat.Level < FirstSoundDB && afterSilence(seg[:int(p.on-from)])) {
-		// Too faint to be a hand on a table or a clap near it; or the
-		// first sound after digital silence (a microphone starting, a gate
-		// opening) that is no louder than a room can be.
-		kind = gesture.Other
+	if kind.IsGesture() && feat.Level < MinGestureDB {
+		kind = gesture.Other // too faint to be a hand on a table or a clap near it
 	}
 	l.wasGest = kind.IsGesture()
 	if kind == gesture.Other && feat.Sudden < MinRise {

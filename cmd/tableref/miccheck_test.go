@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/tableref/tableref/audio"
 )
 
 // checkFile writes a recording of the gestures in order (C clap, B bang),
@@ -34,12 +32,7 @@ func checkFile(t *testing.T, order string) string {
 		} `json:"onsets"`
 	}
 	require.NoError(t, json.Unmarshal(b, &lab))
-	w, err := audio.OpenWAV(src)
-	require.NoError(t, err)
-	defer w.Close()
-	var x []float64
-	require.NoError(t, audio.Drain(w, 8192, func(b []float64) error { x = append(x, b...); return nil }))
-	rate := w.SampleRate()
+	x, rate := vmicReadWAV(t, src)
 	// the first lone clap and the first lone bang (nothing else within 0.4 s)
 	cut := map[byte][]float64{}
 	for i, o := range lab.Onsets {

@@ -105,16 +105,7 @@ func vmicCut(t *testing.T, file string, lead float64) string {
 	if err := json.Unmarshal(b, &lab); err != nil || len(lab.Codes) == 0 {
 		t.Fatalf("%s labels: %v", file, err)
 	}
-	w, err := audio.OpenWAV(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	rate := w.SampleRate()
-	var x []float64
-	if err := audio.Drain(w, 8192, func(b []float64) error { x = append(x, b...); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	x, rate := vmicReadWAV(t, file)
 	from := lab.Codes[0].Start - lead
 	if from <= 0 {
 		t.Fatalf("%s: its first code starts at %.2f s, too early to cut %.1f s before it", file, lab.Codes[0].Start, lead)
@@ -661,16 +652,7 @@ func vmicAwaitSound(t *testing.T, env []string, player *vmicProcess) {
 // in seconds.
 func vmicFadeIn(t *testing.T, file string, lab vmicLabels) (string, float64) {
 	t.Helper()
-	w, err := audio.OpenWAV(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	rate := w.SampleRate()
-	var x []float64
-	if err := audio.Drain(w, 8192, func(b []float64) error { x = append(x, b...); return nil }); err != nil {
-		t.Fatal(err)
-	}
+	x, rate := vmicReadWAV(t, file)
 
 	first := math.Inf(1)
 	for _, o := range lab.Onsets {
@@ -694,6 +676,21 @@ func vmicFadeIn(t *testing.T, file string, lab vmicLabels) (string, float64) {
 		t.Fatal(err)
 	}
 	return path, float64(len(x)) / float64(rate)
+}
+
+// vmicReadWAV decodes a whole WAV file to mono samples.
+func vmicReadWAV(t *testing.T, file string) ([]float64, int) {
+	t.Helper()
+	w, err := audio.OpenWAV(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var x []float64
+	if err := audio.Drain(w, 8192, func(b []float64) error { x = append(x, b...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return x, w.SampleRate()
 }
 
 // vmicNoiseBed writes the microphone's own noise: seconds of white noise at

@@ -29,6 +29,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 	"time"
+
+	"github.com/tableref/tableref/audio/mic/vmic"
 )
 
 // Targets from the issue.
@@ -183,23 +185,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// repoRoot walks up from the working directory to the directory holding go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		up := filepath.Dir(dir)
-		if up == dir {
-			return "", errors.New("not inside the repository (no go.mod above the working directory)")
-		}
-		dir = up
-	}
-}
+// repoRoot is the directory holding go.mod, above the working directory.
+var repoRoot = vmic.ModuleRoot
 
 // Row is one condition's result.
 type Row struct {

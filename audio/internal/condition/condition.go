@@ -245,10 +245,6 @@ func (c *Conditioner) dcNow() float64 {
 	return sum / float64(len(mid))
 }
 
-// Heard reports whether a sample other than zero has been seen yet: until
-// then the stream has not started to carry sound.
-func (c *Conditioner) Heard() bool { return c.heard }
-
 // State reports what the Conditioner knows now.
 func (c *Conditioner) State() State {
 	s := State{

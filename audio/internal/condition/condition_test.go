@@ -223,15 +223,15 @@ func TestLeadingSilenceIsNoHole(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	copy(x[rate/2:], noise(r, rate/2, -50))
 	c := New(rate)
-	assert.False(t, c.Heard())
+	assert.False(t, c.State().Heard)
 	y := run(c, x[:rate/2], 100)
-	assert.False(t, c.Heard())
+	assert.False(t, c.State().Heard)
 	assert.False(t, c.State().RoomKnown)
 	for _, v := range y {
 		require.Zero(t, v, "leading digital silence stays silent")
 	}
 	run(c, x[rate/2:], 100)
-	assert.True(t, c.Heard())
+	assert.True(t, c.State().Heard)
 	s := c.State()
 	assert.InDelta(t, 0.5, s.SilentFor, 0.01)
 	assert.Zero(t, s.Holes, "the stream starting is not a hole")

@@ -202,24 +202,27 @@ func (l *line) turn() {
 }
 
 func (h *hum) state() (hz, db float64, lines int) {
-	db = math.Inf(-1)
-	best := map[float64]float64{}
+	var p50, p60 float64 // the power of the lines cancelled, per mains frequency
 	for _, l := range h.lines {
-		if l.on {
-			lines++
-			best[l.mains] += math.Pow(10, l.db/10)
-			if l.db > db {
-				db = l.db
-			}
+		if !l.on {
+			continue
+		}
+		if lines == 0 || l.db > db {
+			db = l.db
+		}
+		lines++
+		if p := math.Pow(10, l.db/10); l.mains == 50 {
+			p50 += p
+		} else {
+			p60 += p
 		}
 	}
-	for m, p := range best {
-		if hz == 0 || p > best[hz] {
-			hz = m
-		}
-	}
-	if lines == 0 {
-		db = 0
+	switch {
+	case lines == 0:
+	case p50 >= p60:
+		hz = 50
+	default:
+		hz = 60
 	}
 	return hz, db, lines
 }
