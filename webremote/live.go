@@ -8,6 +8,8 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
+
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/timer"
 	"github.com/tableref/tableref/rules/game"
@@ -235,4 +237,35 @@ func (s *Server) Timers(code string) []timer.Timer {
 		out[i] = t.Timer
 	}
 	return out
+}
+
+// OnMicCheck registers f, which starts the referee's microphone check for
+// a room when its host asks for one (POST /api/rooms/{room}/miccheck): it
+// asks the table for two claps and two bangs and tells, in the room's live
+// news, what it heard. Its error is the host's answer (409). Without f (a
+// server with no microphone) the host is told there is none.
+func (s *Server) OnMicCheck(f func(room string) error) {
+	s.mu.Lock()
+	s.micCheck = f
+	s.mu.Unlock()
+}
+
+// checkMic starts the microphone check for r.
+func (s *Server) checkMic(r *room) *apiError {
+	s.mu.RLock()
+	f := s.micCheck
+	s.mu.RUnlock()
+	r.mu.Lock()
+	ended := r.status == statusEnded
+	r.mu.Unlock()
+	switch {
+	case ended:
+		return fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	case f == nil:
+		return fail(fiber.StatusConflict, "this server has no microphone to check")
+	}
+	if err := f(r.code); err != nil {
+		return fail(fiber.StatusConflict, err.Error())
+	}
+	return nil
 }

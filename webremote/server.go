@@ -65,6 +65,7 @@ type Server struct {
 	events   chan batch // to the OnEvents listener
 	onEvents func(room string, evs []referee.Logged)
 	onTimer  func(room, name string)
+	micCheck func(room string) error
 	// What happened before OnEvents and OnTimer were registered (while New
 	// resumed the rooms), for them.
 	early       []batch

@@ -97,8 +97,11 @@ func (p *checkPrinter) finished(pos int64) bool {
 }
 
 // verdict says how the check went.
-func (p *checkPrinter) verdict() (ok bool, say string) {
-	heard := string(p.heard)
+func (p *checkPrinter) verdict() (ok bool, say string) { return micVerdict(string(p.heard)) }
+
+// micVerdict says how a check that heard heard ("CCBB": C a clap, B a bang)
+// went, and what to do about it.
+func micVerdict(heard string) (ok bool, say string) {
 	names := func(s string) string {
 		var w []string
 		for _, c := range s {

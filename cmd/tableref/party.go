@@ -33,6 +33,7 @@ type party struct {
 	talking   bool
 	started   time.Time // when the room's game was first seen under way
 	listening time.Time // when the microphone began serving the room
+	check     *tableCheck
 
 	// timers lists a room's timers, for the ticks of their last seconds;
 	// nil when the server cannot say.
@@ -136,6 +137,7 @@ func (p *party) listenFor(room string) {
 func (p *party) attach() {
 	p.srv.OnEvents(p.events)
 	p.srv.OnTimer(p.timerDone)
+	p.srv.OnMicCheck(p.micCheck)
 	p.timers = p.srv.Timers
 }
 
@@ -157,8 +159,19 @@ func (p *party) heard(ev hearing.Event) {
 	p.mu.Lock()
 	room := p.room
 	game := p.srv.GameOf(room)
+	checking := p.checkingLocked()
+	if checking && (ev.Kind == "clap" || ev.Kind == "bang") {
+		p.checkHeardLocked(ev.Kind)
+		p.mu.Unlock()
+		p.publish(room)
+		return
+	}
+	if ev.Kind == "code" && p.checkCodeLocked() {
+		p.mu.Unlock()
+		return
+	}
 	keep := ev.Kind == "status" || ev.Kind == "mic" ||
-		game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "code") ||
+		!checking && game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "code") ||
 		game == "insomnia" && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
 	if !keep {
 		p.mu.Unlock()
@@ -264,6 +277,7 @@ func (p *party) step() {
 	p.mu.Lock()
 	p.gameStartLocked(p.room, now)
 	p.mu.Unlock()
+	p.checkStep(now)
 	if p.timers == nil {
 		return
 	}
@@ -361,6 +375,10 @@ func (p *party) publish(room string) {
 		"code":     p.lastCode,
 		"voices":   append([]heardVoice{}, p.voices...),
 		"talking":  p.talking,
+	}
+	if c := p.check; c != nil && c.room == room {
+		cp := *c
+		live["check"] = &cp
 	}
 	p.mu.Unlock()
 	p.srv.SetLive(room, "hearing", live)

@@ -801,3 +801,54 @@ func TestTheMicrophonePanelSaysWhatItHeard(t *testing.T) {
 	}
 	p.shot(out, "hearing-woodlouse.png")
 }
+
+// TestTheHostChecksTheMicrophoneFromTheLobby: on a 1366×768 laptop the host
+// starts the microphone check from the lobby; the table shows what to do,
+// the gestures as they are heard, and the verdict (what tableref serve puts
+// under live.hearing.check, played here by the test).
+func TestTheHostChecksTheMicrophoneFromTheLobby(t *testing.T) {
+	sv := serveAndBrowse(t, 3*time.Minute)
+	out := artifacts(t)
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 4}, &created)
+	room := created.Room
+	listening := map[string]any{"listening": true, "input": "Test Mic", "message": "listening to Test Mic"}
+	check := func(c map[string]any) {
+		require.NoError(t, sv.srv.SetLive(room, "hearing", map[string]any{"mic": listening, "gestures": []any{}, "code": nil, "talking": true, "check": c}))
+	}
+	asked := make(chan string, 1)
+	sv.srv.OnMicCheck(func(r string) error {
+		asked <- r
+		check(map[string]any{"state": "listening", "heard": "", "want": "CCBB", "ok": false, "left": 20, "problems": []any{},
+			"say": "Clap twice, then bang the table twice with a flat hand, about half a second apart."})
+		return nil
+	})
+	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := page{t, "table " + room, c}
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.base+"/static/app.css"),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf("localStorage.setItem(%q, %q)", "tableref.host."+room, created.Host_token)),
+		chromedp.Navigate(sv.base+"/t/"+room))
+	p.waitJS("the check's button", `document.querySelector("#mic-check")`)
+	p.tap("#mic-check")
+	select {
+	case r := <-asked:
+		require.Equal(t, room, r)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the button did not ask the server for a check")
+	}
+	p.waitJS("what to do", `document.querySelector("#miccheck") && document.querySelector("#miccheck").innerText.includes("Clap twice")`)
+	check(map[string]any{"state": "listening", "heard": "CCB", "want": "CCBB", "left": 14, "problems": []any{}, "say": "Clap twice, then bang the table twice."})
+	p.waitJS("the gestures heard so far", `document.querySelectorAll("#miccheck .g").length === 3`)
+	p.noLeftovers()
+	check(map[string]any{"state": "done", "heard": "CCCB", "want": "CCBB", "ok": false, "left": 0,
+		"say":      "Heard clap, clap, clap, bang (asked for clap, clap, bang, bang): a clap was taken for a bang or the other way round.",
+		"problems": []any{map[string]any{"kind": "hum", "say": "mains hum: move the laptop off its charger"}}})
+	p.waitJS("the verdict", `document.querySelector("#miccheck-say") && document.querySelector("#miccheck-say").innerText.includes("a clap was taken for a bang")`)
+	require.Contains(t, p.text(`document.querySelector("#miccheck").innerText`), "mains hum")
+	require.Contains(t, p.text(`document.querySelector("#mic-check").innerText`), "Check again")
+	p.noLeftovers()
+	// the start button stays in view on the laptop's screen
+	p.waitJS("the start button", `document.querySelector("#start")`)
+	p.shot(out, "miccheck-1366.png")
+}

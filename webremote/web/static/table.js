@@ -56,16 +56,39 @@ function render(st) {
           : h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`)) : null))
     : h("div",
       h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
-      viewEl(st, true), hearingEl(st),
+      viewEl(st, true), micCheckEl(st, false), hearingEl(st),
       st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null);
 
   fill(app,
     h("h1", `${r.name} · room ${r.code}`),
     h("div.tablegrid",
       main,
-      h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players),
+      h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players), lobby ? micCheckEl(st, isHost) : null,
         h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 8)),
         isHost ? hostPanel(st) : h("p.muted.small", "This screen shows the public table. The host's controls are on the screen that created the room."))));
+}
+
+// micCheckEl is the microphone check: the host's button to start it (in the
+// lobby), what it asks for while it listens, and its verdict.
+function micCheckEl(st, isHost) {
+  const live = st.live && st.live.hearing;
+  const c = live && live.check;
+  const mic = live && live.mic;
+  if (!c && !isHost) return null;
+  const start = isHost ? h("button" + (c ? "" : ".primary"), { id: "mic-check", onclick: () => host("miccheck") }, c ? "Check again" : "Check the microphone") : null;
+  if (!c) {
+    return h("div.panel.miccheck", { id: "miccheck" }, h("h2", "Microphone"),
+      h("p.muted", mic && !mic.listening ? (mic.message || "The microphone is off.") : "Before the game, check that the referee hears the table: two claps, then two bangs."), start);
+  }
+  const heard = h("div.gestures", c.heard ? [...c.heard].map((k) => h("span.g." + (k === "B" ? "bang" : "clap"), k === "B" ? "BANG" : "CLAP")) : h("span.muted", "…"));
+  if (c.state === "listening") {
+    return h("div.panel.miccheck.on", { id: "miccheck" }, h("h2", "Microphone check"),
+      h("p.big", c.say), heard, h("p.muted", `${c.left} s left`));
+  }
+  const problems = c.problems || [];
+  return h("div.panel.miccheck" + (c.ok ? ".ok" : ".bad"), { id: "miccheck" }, h("h2", c.ok ? "Microphone check: all right" : "Microphone check: not right"),
+    heard, h("p", { id: "miccheck-say" }, c.say),
+    problems.length ? h("ul.micwarn", problems.map((q) => h("li", { "data-kind": q.kind }, q.say))) : null, start);
 }
 
 // hostPanel holds the host's controls, folded away so that the public
