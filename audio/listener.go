@@ -70,10 +70,15 @@ const MinGestureDB = -60.0
 // its last 50 ms by then are FirstDecayDB under its peak: with nothing heard
 // before it, only its dying away tells a clap from the room's own sound
 // arriving.
+//
+// A first sound whose loudest millisecond reaches FirstLoudDB dBFS is judged
+// after gesture.After like any other: no room's hiss is that loud, and a
+// clean recording that starts in digital silence keeps its latency.
 const (
 	FirstSpan    = 0.1
 	FirstWait    = 0.15
-	FirstDecayDB = 10.0
+	FirstDecayDB = 15.0
+	FirstLoudDB  = -25.0
 )
 
 // RoomUnknownDB is the level, in dBFS, taken for the room before any of it
@@ -164,6 +169,16 @@ type candidate struct {
 	strength float64
 	wait     int64 // samples of it to hear before it is judged
 	first    bool  // it starts the stream's sound (see FirstWait)
+	looked   bool  // a first sound's loudness has been looked at (see FirstLoudDB)
+}
+
+// due is the sample at which p is next looked at: judged, or, for the
+// stream's first sound, measured after the usual wait (after samples).
+func (p *candidate) due(after int64) int64 {
+	if p.first && !p.looked {
+		return p.on + min(after, p.wait)
+	}
+	return p.on + p.wait
 }
 
 // NewListener makes a Listener for a stream at rate Hz.
@@ -236,7 +251,7 @@ func (l *Listener) Write(x []float64) {
 		if p := l.pending; p != nil {
 			// stop exactly where the pending onset is due, so it is
 			// judged (and emitted) the moment enough of it is heard
-			if due := p.on + p.wait - l.pos; due > 0 && due < int64(k) {
+			if due := p.due(l.after) - l.pos; due > 0 && due < int64(k) {
 				k = int(due)
 			}
 		}
@@ -290,6 +305,12 @@ func (l *Listener) frame(f int64, power []float64) {
 		return
 	}
 	if p := l.pending; p != nil {
+		if p.first && c.on < p.on+p.wait && c.strength <= p.strength && l.stays(p) {
+			// A weaker sound while the stream's first is being heard out,
+			// which has not died away yet: part of it (the second burst of
+			// a bang, its rattle), not a reason to judge it early.
+			return
+		}
 		if abs64(c.on-p.on) < spacing {
 			// One sound, seen twice (a noise blip before it, a second burst
 			// of a clap): keep the stronger sighting.
@@ -306,6 +327,13 @@ func (l *Listener) frame(f int64, power []float64) {
 // settle emits what is due at the current position: the pending onset once
 // After seconds of it have been heard, and a code once the gap has passed.
 func (l *Listener) settle() {
+	if p := l.pending; p != nil && p.first && !p.looked && l.pos >= p.due(l.after) {
+		// Far louder than any room's hiss: a sound like any other.
+		p.looked = true
+		if l.measure(p).Level >= FirstLoudDB {
+			p.wait = min(p.wait, l.after)
+		}
+	}
 	if p := l.pending; p != nil && l.pos >= p.on+p.wait {
 		l.decide()
 	}
@@ -337,8 +365,8 @@ func (l *Listener) decide() {
 		// last heard instead: the silence is replaced, for measuring only,
 		// by quiet noise at the room's level.
 		roomDB = RoomUnknownDB
-		if s := l.cond.State(); s.RoomKnown && s.RoomFrom <= from {
-			roomDB = s.RoomDB
+		if db, ok := l.cond.BehindSilence(from); ok {
+			roomDB = db
 		}
 		l.judged = append(l.judged[:0], seg...)
 		l.fillSilence(l.judged[:len(pre)], roomDB)
@@ -351,18 +379,11 @@ func (l *Listener) decide() {
 	}
 	feat.Voiced = l.voiced.share(p.on)
 	kind := l.cfg.Judge(p.on, feat)
-	if p.first && kind.IsGesture() {
+	if p.first && kind.IsGesture() && l.staysAt(p, feat.Level) {
 		// The stream's first sound: the room arriving (a microphone
 		// starting) or a gesture (a gate opening for it). A gesture dies
-		// away; the room stays. Judged early because another sound
-		// started, it is judged on what there is of it (20 ms at least).
-		end := min(p.on+p.wait, l.pos)
-		begin := max(end-int64(0.05*float64(l.rate)), p.on+l.after)
-		if end-begin >= int64(0.02*float64(l.rate)) {
-			if tail := l.hist.slice(begin, end); level.DB(level.MeanSquare(tail)) > feat.Level-FirstDecayDB {
-				kind = gesture.Other
-			}
-		}
+		// away; the room stays.
+		kind = gesture.Other
 	}
 	if kind.IsGesture() && feat.Level < MinGestureDB {
 		kind = gesture.Other // too faint to be a hand on a table or a clap near it
@@ -384,6 +405,43 @@ func (l *Listener) decide() {
 	if o.Kind.IsGesture() {
 		l.codes.add(o.Sample, o.Kind.Letter())
 	}
+}
+
+// stays reports whether the stream's first sound p, as heard so far, has
+// stayed rather than died away (see staysAt).
+func (l *Listener) stays(p *candidate) bool {
+	return l.staysAt(p, l.measure(p).Level)
+}
+
+// measure measures the features of p as heard so far (as they are, with no
+// silence filled).
+func (l *Listener) measure(p *candidate) gesture.Features {
+	from := max(p.on-int64(gesture.Before*float64(l.rate)), l.hist.start)
+	return l.an.Measure(l.hist.slice(from, l.pos), int(p.on-from), l.rate)
+}
+
+// staysAt reports whether the stream's first sound p, whose loudest
+// millisecond is at peak dBFS, has stayed: the quietest 10 ms heard of it
+// (after gesture.After, up to its FirstWait, leaving out digital silence)
+// are within FirstDecayDB of the peak. A gesture dies away, or a gate
+// closes behind it; the room arriving stays. Less than 20 ms of it to go by
+// says nothing: it has not stayed.
+func (l *Listener) staysAt(p *candidate, peak float64) bool {
+	end := min(p.on+p.wait, l.pos)
+	begin := p.on + l.after
+	blk := max(int64(l.rate)/100, 1)
+	if end-begin < 2*blk {
+		return false
+	}
+	quiet := math.Inf(1)
+	for s := begin; s+blk <= end; s += blk / 2 {
+		x := l.hist.slice(s, s+blk)
+		if afterSilence(x) {
+			continue
+		}
+		quiet = min(quiet, level.DB(level.MeanSquare(x)))
+	}
+	return quiet > peak-FirstDecayDB
 }
 
 // refine finds where the sound that peaked in [a, b) starts: the loudest
@@ -548,6 +606,8 @@ type roomFloor struct {
 	sum   float64
 	floor float64
 	init  bool
+	zeros int  // the current run of exact zeros
+	holed bool // the current block holds digital silence (a run of 16 zeros)
 }
 
 // silentDB is the level of a 10 ms block, in dBFS, at or below which it is
@@ -563,14 +623,23 @@ func (r *roomFloor) add(x []float64, rate int) {
 	for _, v := range x {
 		r.sum += v * v
 		r.n++
+		if v == 0 {
+			if r.zeros++; r.zeros >= 16 {
+				r.holed = true
+			}
+		} else {
+			r.zeros = 0
+		}
 		if r.n < span {
 			continue
 		}
 		l := level.DB(r.sum / float64(r.n))
-		r.n, r.sum = 0, 0
+		holed := r.holed
+		r.n, r.sum, r.holed = 0, 0, false
 		switch {
-		case l <= silentDB:
-			// digital silence says nothing of the room
+		case l <= silentDB || holed:
+			// digital silence says nothing of the room, nor does a block
+			// a gate closed or opened in (its fade is no room either)
 		case !r.init:
 			r.floor, r.init = l, true
 		case l < r.floor:

@@ -192,6 +192,21 @@ func conditions() []Condition {
 		})
 	}
 
+	cs = append(cs, Condition{
+		Name:        "babble-gate",
+		Desc:        "babble-20dB, then gate-zero-fast: a call app's gate opening on the talk as on the gestures; the whole file counts as speech",
+		NeedsVoices: true,
+		Apply: func(c *Clip, rng *rand.Rand, env *Env) (*Clip, error) {
+			b, err := env.Voices.segment(c.frames(), c.Rate, rng)
+			if err != nil {
+				return nil, err
+			}
+			addAtSNR(c, b, 20)
+			c.Lab.Speech = [][2]float64{{0, c.seconds()}}
+			c.Ch = gate(c.Ch, c.Rate, fastGate(math.Inf(-1)))
+			return c, nil
+		},
+	})
 	add("reverb", "room reverb: synthetic impulse response, RT60 0.6 s, early reflections, direct-to-reverberant 0 dB", func(c *Clip, rng *rand.Rand, _ *Env) (*Clip, error) {
 		h := roomIR(c.Rate, 0.6, rng)
 		for i, ch := range c.Ch {

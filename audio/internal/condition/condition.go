@@ -73,6 +73,34 @@ type State struct {
 	RoomFrom  int64 // the sample from which the room's level is known (the end of the first 10 ms of sound)
 }
 
+// GateMarginDB is how far under the quietest sound a gate lets through the
+// room it shuts out is taken to be (gates open some 10-20 dB over the room).
+const GateMarginDB = 10.0
+
+// GatedSpreadDB: when the room's level (taken from stretches long open)
+// stands more than this over the quietest sound let through, what was open
+// was sounds, not the room: a gate shuts the room out.
+const GatedSpreadDB = 8.0
+
+// BehindSilence is the level, in dBFS, of the room a sound that follows
+// digital silence is to be judged against, from what was heard before
+// sample from, and whether anything was: the room's level when it has been
+// heard, or, behind a gate that lets only sounds through, GateMarginDB
+// under the quietest of them (the OpenShare quantile of the 10 ms blocks
+// with no zeros over the last OpenSeconds: about the gate's threshold).
+func (c *Conditioner) BehindSilence(from int64) (float64, bool) {
+	r := &c.room
+	room := len(r.levels) > 0 && r.from >= 0 && r.from <= from
+	if len(r.open) == 0 || r.openFrom < 0 || r.openFrom > from {
+		return r.typical, room
+	}
+	quiet := r.quiet()
+	if room && r.typical-quiet <= GatedSpreadDB {
+		return r.typical, true
+	}
+	return quiet - GateMarginDB, true
+}
+
 // Conditioner conditions one mono stream. Make it with New.
 type Conditioner struct {
 	rate int

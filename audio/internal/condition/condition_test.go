@@ -267,3 +267,59 @@ func TestAnyRate(t *testing.T) {
 		}
 	}
 }
+
+// gateToZeros zeros x outside the spans [at, at+open) for each at in ats.
+func gateToZeros(x []float64, ats []int, open int) {
+	keep := make([]bool, len(x))
+	for _, at := range ats {
+		for i := at; i < min(at+open, len(x)); i++ {
+			keep[i] = true
+		}
+	}
+	for i := range x {
+		if !keep[i] {
+			x[i] = 0
+		}
+	}
+}
+
+func TestBehindAGateTheRoomIsUnderWhatItLetsThrough(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	x := noise(r, 8*rate, -60)
+	var ats []int
+	// a code every 2 s: four knocks 0.3 s apart, the gate open for each of
+	// them 0.25 s (so the gate stays open over each code only in part)
+	for c := rate / 2; c < len(x)-2*rate; c += 2 * rate {
+		for k := range 4 {
+			at := c + k*rate*3/10
+			knock(r, x, at, 0.3, 0, 0.3)
+			ats = append(ats, at)
+		}
+	}
+	gateToZeros(x, ats, rate/4)
+	c := New(rate)
+	run(c, x, 256)
+	s := c.State()
+	db, ok := c.BehindSilence(int64(len(x)))
+	require.True(t, ok)
+	t.Logf("room %.1f (known %v): behind the silence %.1f dBFS", s.RoomDB, s.RoomKnown, db)
+	assert.InDelta(t, -60, db, 12, "about the room the gate shut out, not the knocks")
+	_, ok = c.BehindSilence(0)
+	assert.False(t, ok, "nothing is known of what came before the stream")
+}
+
+func TestAnOpenRoomWithDropoutsKeepsItsLevel(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	x := noise(r, 8*rate, -50)
+	for at := rate; at < len(x); at += 2 * rate {
+		knock(r, x, at+rate/2, 0.3, 0, 0.2)
+		for i := at; i < at+rate/5; i++ {
+			x[i] = 0 // a dropout of 0.2 s every 2 s
+		}
+	}
+	c := New(rate)
+	run(c, x, 256)
+	db, ok := c.BehindSilence(int64(len(x)))
+	require.True(t, ok)
+	assert.InDelta(t, -50, db, 3, "the room's own level")
+}

@@ -50,29 +50,45 @@ func main() {
 
 func runFeatures(args []string) error {
 	fs := flag.NewFlagSet("features", flag.ContinueOnError)
-	dir := fs.String("corpus", "", "labelled corpus directory")
+	dirs := fs.String("corpus", "", "labelled corpus directory, or several, comma-separated (each row's file then starts with its directory's name)")
 	out := fs.String("out", "", "table to write (.csv or .csv.gz)")
+	every := fs.Int("every", 1, "keep one row in this many (augmented copies of a set teach with fewer rows)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *dir == "" || *out == "" {
+	if *dirs == "" || *out == "" {
 		return errors.New("features needs -corpus and -out")
 	}
-	files, err := filepath.Glob(filepath.Join(*dir, "*.json"))
-	if err != nil {
-		return err
+	if *every < 1 {
+		return errors.New("-every must be 1 or more")
 	}
-	sort.Strings(files)
+	list := strings.Split(*dirs, ",")
 	var rows [][]string
-	for _, jf := range files {
-		if strings.HasSuffix(jf, "manifest.json") {
-			continue
-		}
-		r, err := table.Extract(jf)
+	n := 0
+	for _, dir := range list {
+		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 		if err != nil {
 			return err
 		}
-		rows = append(rows, r...)
+		sort.Strings(files)
+		for _, jf := range files {
+			if strings.HasSuffix(jf, "manifest.json") {
+				continue
+			}
+			r, err := table.Extract(jf)
+			if err != nil {
+				return err
+			}
+			for _, row := range r {
+				if n++; (n-1)%*every != 0 {
+					continue
+				}
+				if len(list) > 1 {
+					row[0] = filepath.Base(filepath.Clean(dir)) + "/" + row[0]
+				}
+				rows = append(rows, row)
+			}
+		}
 	}
 	return table.Write(*out, rows)
 }
