@@ -66,10 +66,11 @@ const MinGestureDB = -60.0
 
 // The stream's first sound (an onset within FirstSpan seconds of the first
 // sample that is not zero) is judged after FirstWait seconds rather than
-// gesture.After (sooner if another sound starts), and is a gesture only if
-// its last 50 ms by then are FirstDecayDB under its peak: with nothing heard
-// before it, only its dying away tells a clap from the room's own sound
-// arriving.
+// gesture.After (sooner if a stronger sound starts, or one after it has died
+// away), and is a gesture only if its quietest 10 ms by then are FirstDecayDB
+// under its peak or digital silence came back behind it (a gate closing):
+// with nothing heard before it, only its dying away tells a clap from the
+// room's own sound arriving.
 //
 // A first sound whose loudest millisecond reaches FirstLoudDB dBFS is judged
 // after gesture.After like any other: no room's hiss is that loud, and a

@@ -20,10 +20,12 @@
 //     recording passes unchanged.
 //   - Holes: runs of exact zeros (digital silence: a muted microphone, a
 //     noise gate closing, the first buffers of a stream) pass as zeros, but
-//     are counted, and the room's level is followed from the sound between
-//     them (State.RoomDB), so that the Listener can judge a sound after a
-//     hole against the room rather than against nothing. Sudden drops far
-//     below the room's level (a gate that ducks) are counted too.
+//     are counted, and the room's level is followed from the stretches of
+//     sound well away from them (State.RoomDB), so that the Listener can
+//     judge a sound after a hole against the room rather than against
+//     nothing (BehindSilence; behind a gate that opens only for sounds,
+//     under the quietest sound it lets through). Sudden drops far below the
+//     room's level (a gate that ducks) are counted too.
 package condition
 
 import (
