@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tableref/tableref/scripts/internal/corpuslabel"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,7 +33,7 @@ func BenchmarkConditions(b *testing.B) {
 		}
 		b.Run(c.Name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				clip := &Clip{Rate: rec.Rate, Ch: [][]float64{append([]float64(nil), rec.Mono...)}, Lab: rec.Lab.clone(), Format: Int16}
+				clip := &Clip{Rate: rec.Rate, Ch: [][]float64{append([]float64(nil), rec.Mono...)}, Lab: corpuslabel.Clone(rec.Lab), Format: Int16}
 				clip, err := c.Apply(clip, seedFor(1, rec.Name, c.Name), env)
 				if err != nil {
 					b.Fatal(err)

@@ -336,7 +336,7 @@ func insertZeros(c *Clip, at []float64, d float64) *Clip {
 	}
 	// shift from the last point back so that earlier shifts do not move later points
 	for i := len(idx) - 1; i >= 0; i-- {
-		c.Lab.shift(float64(idx[i])/float64(c.Rate), dz)
+		shiftLabels(c.Lab, float64(idx[i])/float64(c.Rate), dz)
 	}
 	return c
 }

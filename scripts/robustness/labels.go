@@ -8,59 +8,21 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tableref/tableref/scripts/internal/corpuslabel"
 )
 
-// Labels is one recording's truth, in the format of shared/corpus/README.md.
-type Labels struct {
-	Tier        string       `json:"tier"`
-	LaptopMic   bool         `json:"laptop_mic"`
-	Onsets      []Onset      `json:"onsets"`
-	Codes       []Code       `json:"codes"`
-	Distractors []Distractor `json:"distractors"`
-	Speech      [][2]float64 `json:"speech"`
-	File        string       `json:"file"`
-	SampleRate  int          `json:"sample_rate"`
-	Channels    int          `json:"channels"`
-	Bits        int          `json:"bits"`
-	Duration    float64      `json:"duration"`
-	// Condition names the transform that made the file (ours, not the corpus's).
-	Condition string `json:"condition,omitempty"`
-}
+// The labels' types (shared/corpus/README.md's format) are corpuslabel's.
+type (
+	Labels     = corpuslabel.Labels
+	Onset      = corpuslabel.Onset
+	Code       = corpuslabel.Code
+	Distractor = corpuslabel.Distractor
+)
 
-// Onset is a labelled gesture.
-type Onset struct {
-	T    float64 `json:"t"`
-	Kind string  `json:"kind"`
-}
-
-// Code is a labelled trainer code.
-type Code struct {
-	Start float64 `json:"start"`
-	End   float64 `json:"end"`
-	Bangs int     `json:"bangs"`
-	Claps int     `json:"claps"`
-	Order string  `json:"order"`
-}
-
-// Distractor is a labelled glass clink (not a gesture).
-type Distractor struct {
-	T    float64 `json:"t"`
-	Kind string  `json:"kind"`
-}
-
-// clone returns a deep copy, with empty (not nil) lists so that the JSON we
-// write always has them.
-func (l *Labels) clone() *Labels {
-	c := *l
-	c.Onsets = append(make([]Onset, 0, len(l.Onsets)), l.Onsets...)
-	c.Codes = append(make([]Code, 0, len(l.Codes)), l.Codes...)
-	c.Distractors = append(make([]Distractor, 0, len(l.Distractors)), l.Distractors...)
-	c.Speech = append(make([][2]float64, 0, len(l.Speech)), l.Speech...)
-	return &c
-}
-
-// shift moves every labelled time at or after `at` seconds later by d seconds.
-func (l *Labels) shift(at, d float64) {
+// shiftLabels moves every labelled time of l at or after `at` seconds later
+// by d seconds.
+func shiftLabels(l *Labels, at, d float64) {
 	mv := func(t float64) float64 {
 		if t >= at {
 			return t + d
@@ -137,7 +99,7 @@ func readLabels(path string) (*Labels, error) {
 	if l.File == "" {
 		l.File = strings.TrimSuffix(filepath.Base(path), ".json") + ".wav"
 	}
-	return l.clone(), nil
+	return corpuslabel.Clone(&l), nil
 }
 
 // loadRecording reads a label file and its WAV.

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tableref/tableref/scripts/internal/corpuslabel"
 	"io"
 	"os"
 	"os/exec"
@@ -434,7 +435,7 @@ func measure(ctx context.Context, o *options, stderr io.Writer) ([]*Row, error) 
 		} else {
 			name = j.rec.Name
 			rng := seedFor(o.seed, j.set+"/"+j.rec.Name, cond.Name)
-			clip = &Clip{Rate: j.rec.Rate, Ch: [][]float64{append([]float64(nil), j.rec.Mono...)}, Lab: j.rec.Lab.clone(), Format: Int16}
+			clip = &Clip{Rate: j.rec.Rate, Ch: [][]float64{append([]float64(nil), j.rec.Mono...)}, Lab: corpuslabel.Clone(j.rec.Lab), Format: Int16}
 			clip, err = cond.Apply(clip, rng, env)
 		}
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 func TestMatchAndScore(t *testing.T) {
 	// binary fractions, so that distances compare exactly
 	lab := &Labels{
-		Onsets: []Onset{{1.0, "clap"}, {1.0625, "bang"}, {2.0, "bang"}, {5.0, "clap"}},
+		Onsets: []Onset{{T: 1.0, Kind: "clap"}, {T: 1.0625, Kind: "bang"}, {T: 2.0, Kind: "bang"}, {T: 5.0, Kind: "clap"}},
 		Codes: []Code{
 			{Start: 1.0, End: 2.0, Bangs: 2, Claps: 1},
 			{Start: 5.0, End: 5.0, Claps: 1},
@@ -28,13 +28,13 @@ func TestMatchAndScore(t *testing.T) {
 	}
 	rep := Reported{OK: true,
 		Gestures: []Onset{
-			{1.03125, "clap"},   // as near 1.0 as 1.0625: the tie goes to the first labelled onset
-			{2.0078125, "clap"}, // matched, wrong class
-			{2.0625, "bang"},    // too far: unmatched, not in speech
-			{3.5, "clap"},       // in speech: false
-			{5.9375, "bang"},    // in the clink's window (5.9 to 6.3): false
-			{6.3125, "clap"},    // after the clink's window: unmatched only
-			{4.999, "clap"},     // matched
+			{T: 1.03125, Kind: "clap"},   // as near 1.0 as 1.0625: the tie goes to the first labelled onset
+			{T: 2.0078125, Kind: "clap"}, // matched, wrong class
+			{T: 2.0625, Kind: "bang"},    // too far: unmatched, not in speech
+			{T: 3.5, Kind: "clap"},       // in speech: false
+			{T: 5.9375, Kind: "bang"},    // in the clink's window (5.9 to 6.3): false
+			{T: 6.3125, Kind: "clap"},    // after the clink's window: unmatched only
+			{T: 4.999, Kind: "clap"},     // matched
 		},
 		Codes: []Code{
 			{Start: 1.03125, End: 2.0625, Bangs: 2, Claps: 1},
@@ -71,7 +71,7 @@ not json
 {"event":"end","t":3}
 `
 	r := parseEvents([]byte(out))
-	if len(r.Gestures) != 2 || r.Gestures[1] != (Onset{1.9, "bang"}) || len(r.Codes) != 1 || r.Codes[0].Bangs != 1 || !r.OK {
+	if len(r.Gestures) != 2 || r.Gestures[1] != (Onset{T: 1.9, Kind: "bang"}) || len(r.Codes) != 1 || r.Codes[0].Bangs != 1 || !r.OK {
 		t.Errorf("parsed %+v", r)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/tableref/tableref/scripts/internal/corpuslabel"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -46,7 +47,7 @@ func testSignal(rate int, secs float64, onsets []float64, seed uint64) ([]float6
 func applyCond(t *testing.T, name string, x []float64, rate int, lab *Labels, env *Env) *Clip {
 	t.Helper()
 	c := condByName(t, name)
-	clip := &Clip{Rate: rate, Ch: [][]float64{append([]float64(nil), x...)}, Lab: lab.clone(), Format: Int16}
+	clip := &Clip{Rate: rate, Ch: [][]float64{append([]float64(nil), x...)}, Lab: corpuslabel.Clone(lab), Format: Int16}
 	out, err := c.Apply(clip, seedFor(1, "test", name), env)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)

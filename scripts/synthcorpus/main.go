@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/tableref/tableref/scripts/internal/corpuslabel"
 	"math"
 	"math/rand"
 	"os"
@@ -31,34 +32,12 @@ import (
 
 type sample struct{ class, family, path string }
 
-type onset struct {
-	T    float64 `json:"t"`
-	Kind string  `json:"kind"`
-}
-type code struct {
-	Start float64 `json:"start"`
-	End   float64 `json:"end"`
-	Bangs int     `json:"bangs"`
-	Claps int     `json:"claps"`
-	Order string  `json:"order"`
-}
-type distractor struct {
-	T    float64 `json:"t"`
-	Kind string  `json:"kind"`
-}
-type label struct {
-	Tier        string       `json:"tier"`
-	LaptopMic   bool         `json:"laptop_mic"`
-	Onsets      []onset      `json:"onsets"`
-	Codes       []code       `json:"codes"`
-	Distractors []distractor `json:"distractors"`
-	Speech      [][2]float64 `json:"speech"`
-	File        string       `json:"file"`
-	SampleRate  int          `json:"sample_rate"`
-	Channels    int          `json:"channels"`
-	Bits        int          `json:"bits"`
-	Duration    float64      `json:"duration"`
-}
+type (
+	onset      = corpuslabel.Onset
+	code       = corpuslabel.Code
+	distractor = corpuslabel.Distractor
+	label      = corpuslabel.Labels
+)
 
 // event is one sound placed in the mix at sample index pos (its first audible sample).
 type event struct {
@@ -675,7 +654,7 @@ func makeFile(name, tier string, laptopMic bool, decks map[string]*deck) {
 			fmt.Fprintf(&dbg, "%.4f\t%s\t%s\t%.0f\t%.1f\t%s\n", float64(pos)/fsr, kind, s.family, cents, lvl, s.path)
 			events = append(events, event{pos, x, chanGain(ref * db(lvl))})
 			ot := r4(float64(pos) / fsr)
-			lab.Onsets = append(lab.Onsets, onset{ot, kind})
+			lab.Onsets = append(lab.Onsets, onset{T: ot, Kind: kind})
 			if k == 0 {
 				cd.Start = ot
 			}
@@ -780,7 +759,7 @@ func makeFile(name, tier string, laptopMic bool, decks map[string]*deck) {
 			}
 			pos := int(math.Round(tg * fsr))
 			events = append(events, event{pos, x, chanGain(ref * db(uni(-12, -2)))})
-			lab.Distractors = append(lab.Distractors, distractor{r4(float64(pos) / fsr), "glass"})
+			lab.Distractors = append(lab.Distractors, distractor{T: r4(float64(pos) / fsr), Kind: "glass"})
 		}
 		sort.Slice(lab.Distractors, func(a, b int) bool { return lab.Distractors[a].T < lab.Distractors[b].T })
 		sort.Slice(lab.Speech, func(a, b int) bool { return lab.Speech[a][0] < lab.Speech[b][0] })
