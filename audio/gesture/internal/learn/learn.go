@@ -8,8 +8,10 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/gesture/internal/table"
@@ -44,10 +46,21 @@ func Fit(ex []table.Example, s Settings) (gesture.Ensemble, error) {
 	if seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
 		return nil, fmt.Errorf("need claps, bangs and other sounds that reach the network; have %d, %d and %d", seen[0], seen[1], seen[2])
 	}
-	var ens gesture.Ensemble
+	// The members are independent (each has its own seed and reads the
+	// examples only): they train side by side, one per core, and come out
+	// exactly as one after the other.
+	ens := make(gesture.Ensemble, s.Members)
+	slots := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	var wg sync.WaitGroup
 	for m := range s.Members {
-		ens = append(ens, fit(use, s, s.Seed+int64(m)))
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			ens[m] = fit(use, s, s.Seed+int64(m))
+		}()
 	}
+	wg.Wait()
 	return ens, nil
 }
 
