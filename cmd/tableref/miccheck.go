@@ -90,10 +90,17 @@ func (p *checkPrinter) event(ev audio.Event) {
 // time it waits.
 func (p *checkPrinter) finished(pos int64) bool {
 	t := float64(pos) / float64(max(p.rate, 1))
-	if len(p.heard) >= len(micCheckWant) && t >= p.last+micCheckSettle {
+	if micCheckHeard(len(p.heard), t-p.last) {
 		return true
 	}
 	return p.live && t >= micCheckSeconds
+}
+
+// micCheckHeard reports whether a check that heard n gestures, the last
+// sinceLast seconds ago, has what it asked for: the four, and a moment
+// after them for a fifth it may have missed the start of.
+func micCheckHeard(n int, sinceLast float64) bool {
+	return n >= len(micCheckWant) && sinceLast >= micCheckSettle
 }
 
 // verdict says how the check went.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 // The microphone check the host runs from the table screen before a game:
@@ -67,11 +68,7 @@ func (p *party) checkingLocked() bool {
 // checkHeardLocked adds a gesture to the check.
 func (p *party) checkHeardLocked(kind string) {
 	c := p.check
-	if kind == "bang" {
-		c.Heard += "B"
-	} else {
-		c.Heard += "C"
-	}
+	c.Heard += string(gesture.Kind(kind).Letter())
 	c.last = p.clock()
 	c.swallow = c.last.Add(time.Duration((audio.DefaultGap + 1) * float64(time.Second)))
 }
@@ -92,7 +89,7 @@ func (p *party) checkStep(now time.Time) {
 		return
 	}
 	room := c.room
-	settled := len(c.Heard) >= len(micCheckWant) && now.Sub(c.last).Seconds() >= micCheckSettle
+	settled := micCheckHeard(len(c.Heard), now.Sub(c.last).Seconds())
 	if !settled && now.Before(c.ends) {
 		left := float64(int(c.ends.Sub(now).Seconds() + 0.999))
 		changed := left != c.Left

@@ -72,7 +72,6 @@ type State struct {
 	Holes     int     // holes cut into the sound so far: runs of zeros and ducks after it started
 	RoomDB    float64 // the room's level (dBFS, 10 ms blocks) over the last seconds of sound; RoomKnown says whether any was heard
 	RoomKnown bool
-	RoomFrom  int64 // the sample from which the room's level is known (the end of the first 10 ms of sound)
 }
 
 // GateMarginDB is how far under the quietest sound a gate lets through the
@@ -285,7 +284,6 @@ func (c *Conditioner) State() State {
 		Holes:     c.holes + c.room.ducks,
 		RoomDB:    c.room.typical,
 		RoomKnown: len(c.room.levels) > 0,
-		RoomFrom:  c.room.from,
 	}
 	if s.Silent {
 		s.SilentRun = float64(c.zeroRun) / float64(c.rate)

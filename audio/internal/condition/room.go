@@ -85,8 +85,7 @@ func (r *room) blockEnd() {
 	if hole {
 		// zeros in it: says nothing of the room, nor do its neighbours
 		r.prev = l
-		r.held = r.held[:0]
-		r.skip = r.hold
+		r.gap()
 		return
 	}
 	if r.openFrom < 0 {
@@ -100,8 +99,7 @@ func (r *room) blockEnd() {
 	r.prev = l
 	if r.ducked && l < r.typical-DuckFromDB {
 		// still ducked: a hole, for the room's level, like the zeros
-		r.held = r.held[:0]
-		r.skip = r.hold
+		r.gap()
 		return
 	}
 	r.ducked = false
@@ -116,6 +114,13 @@ func (r *room) blockEnd() {
 	l = r.held[0]
 	r.held = append(r.held[:0], r.held[1:]...)
 	r.take(l)
+}
+
+// gap drops the blocks waiting to be taken for the room, and leaves out the
+// next HoleGuardSeconds of them: a hole is under way.
+func (r *room) gap() {
+	r.held = r.held[:0]
+	r.skip = r.hold
 }
 
 // quiet is the OpenShare quantile of the open blocks' levels (measured
