@@ -14,10 +14,13 @@
 //     thump a little, for nothing.
 //   - Hum: every HumEvery seconds the last HumWindow seconds are searched for
 //     stationary lines at the mains frequencies (50 and 60 Hz) and their
-//     harmonics up to HumHarmonics; each line found is cancelled by an
-//     adaptive sinusoid (a notch HumNotchHz wide that follows the line's
-//     phase). Nothing is touched while no line is found, so a clean
-//     recording passes unchanged.
+//     harmonics up to HumHarmonics (in the first half second, all there is,
+//     from HumFirstWindow on); each line found is cancelled by an adaptive
+//     sinusoid (a notch that follows the line's amplitude and phase), which
+//     starts where the search saw the line when that was a steady sinusoid,
+//     and goes on while the line keeps its level even when a knock hides it.
+//     Nothing is touched while no line is found, so a clean recording passes
+//     unchanged.
 //   - Holes: runs of exact zeros (digital silence: a muted microphone, a
 //     noise gate closing, the first buffers of a stream) pass as zeros, but
 //     are counted, and the room's level is followed from the stretches of

@@ -323,3 +323,61 @@ func TestAnOpenRoomWithDropoutsKeepsItsLevel(t *testing.T) {
 	require.True(t, ok)
 	assert.InDelta(t, -50, db, 3, "the room's own level")
 }
+
+// humAt is x with mains hum at peakDB dBFS added from its first sample: the
+// fundamental at hz and the given harmonics' relative amplitudes.
+func humAt(r *rand.Rand, x []float64, hz, peakDB float64, harmonics ...float64) {
+	hum := make([]float64, len(x))
+	var peak float64
+	for k, a := range harmonics {
+		ph := r.Float64() * 2 * math.Pi
+		for i := range hum {
+			hum[i] += a * math.Sin(2*math.Pi*hz*float64(k+1)*float64(i)/rate+ph)
+		}
+	}
+	for _, v := range hum {
+		peak = math.Max(peak, math.Abs(v))
+	}
+	g := math.Pow(10, peakDB/20) / peak
+	for i := range x {
+		x[i] += g * hum[i]
+	}
+}
+
+func TestHumIsCancelledWithinTheFirstSecond(t *testing.T) {
+	// the first gesture of a file or a stream can come half a second in
+	for _, hz := range []float64{50, 60} {
+		r := rand.New(rand.NewSource(11))
+		x := noise(r, 2*rate, -60)
+		humAt(r, x, hz, -20, 1, .5, .3)
+		c := New(rate)
+		y := run(c, x, 512)
+		from, to := rate*6/10, rate*9/10 // 0.6 to 0.9 s
+		before, after := lineDB(x[from:to], hz), lineDB(y[from:to], hz)
+		assert.Less(t, after, before-30, "%v Hz at 0.6-0.9 s: %.1f dB before, %.1f after", hz, before, after)
+		assert.Less(t, rmsDB(y[from:to]), -45.0, "%v Hz: what is left of the hum at 0.6-0.9 s", hz)
+	}
+}
+
+func TestHumStaysCancelledUnderKnocks(t *testing.T) {
+	// Thumps on the table spread over the spectrum round the mains lines
+	// for a moment. The hum is still there: its canceller must not stop,
+	// or the hum comes back at once, a sudden tone (heard as a bang).
+	r := rand.New(rand.NewSource(12))
+	x := noise(r, 6*rate, -60)
+	humAt(r, x, 50, -25, 1, .4)
+	for at := rate * 3 / 2; at < len(x); at += rate / 4 {
+		knock(r, x, at, 0.5, 0, 0.15)  // noise
+		knock(r, x, at, 0.5, 55, 0.15) // and a low ring next to the mains
+	}
+	c := New(rate)
+	on, dropped := false, false
+	for i := 0; i < len(x); i += rate / 100 {
+		c.Process(nil, x[i:min(i+rate/100, len(x))])
+		lines := c.State().HumLines
+		on = on || lines > 0
+		dropped = dropped || (on && lines == 0)
+	}
+	assert.True(t, on, "the hum was found")
+	assert.False(t, dropped, "the hum's canceller stopped while the hum went on")
+}

@@ -2,6 +2,7 @@ package condition
 
 import (
 	"math"
+	"math/cmplx"
 
 	"github.com/tableref/tableref/audio/internal/level"
 )
@@ -12,6 +13,10 @@ const (
 	HumHarmonics = 7
 	// HumWindow is the span, in seconds, searched for lines.
 	HumWindow = 0.5
+	// HumFirstWindow is the span, in seconds, of the first search; until
+	// HumWindow seconds have been heard the search runs every HumEvery/2
+	// seconds over all there is.
+	HumFirstWindow = 0.25
 	// HumEvery is how often, in seconds, the search runs.
 	HumEvery = 0.2
 	// HumLineDB is how far, in dB, a line must stand above the spectrum
@@ -35,6 +40,11 @@ const (
 	// humSearchRate is about the rate the search looks at (the input summed
 	// in blocks).
 	humSearchRate = 1000
+	// HumPhasorErr is how far, as a share of its size, a line's phasor may
+	// stray from the one the search before foresaw and still count as the
+	// same steady sinusoid: a canceller starts at once only on such a line
+	// (on a guess thrown off by a knock it would add a tone of its own).
+	HumPhasorErr = 0.15
 )
 
 // hum finds mains lines and cancels them.
@@ -49,6 +59,10 @@ type hum struct {
 	total  int64     // search samples so far
 	every  int64
 	win    []float64 // Hann window
+	short  []float64 // room for the shorter windows of the first searches
+	wsum   float64   // the sum of the window of the search under way
+	early  int64     // search samples before the first search
+	last   int64     // when the last search ran, in search samples
 	lin    []float64 // the ring in time order, windowed, for one search
 	lines  []line
 	mu     float64
@@ -61,11 +75,16 @@ type line struct {
 	hits, miss int
 	on         bool
 	db         float64
+	onDB       float64 // its level when last seen clear of its sides while cancelled
 	lo, hi     float64 // the line's level over its hits
 	// the canceller: an oscillator and the sinusoid's estimated
 	// coefficients, hum = a·cos + b·sin
 	c, s, rc, rs float64
 	a, b         float64
+	// the line's phasor at the last search that found it (see phasor), and
+	// that search's time in search samples (0: none)
+	z   complex128
+	zAt int64
 }
 
 func (h *hum) init(rate int) {
@@ -79,7 +98,9 @@ func (h *hum) init(rate int) {
 	for i := range h.win {
 		h.win[i] = 0.5 - 0.5*math.Cos(2*math.Pi*(float64(i)+0.5)/float64(n))
 	}
-	h.every = max(1, int64(HumEvery*h.sr))
+	h.short = make([]float64, n)
+	h.every = max(2, int64(HumEvery*h.sr))
+	h.early = max(1, int64(HumFirstWindow*h.sr))
 	h.mu = 2 / (HumNotchSeconds * float64(rate))
 	seen := map[float64]bool{}
 	for _, mains := range []float64{50, 60} {
@@ -101,31 +122,47 @@ func (h *hum) push() {
 	h.acc, h.k = 0, 0
 	h.at = (h.at + 1) % len(h.ring)
 	h.total++
-	if h.total >= int64(len(h.ring)) && h.total%h.every == 0 {
-		h.search()
+	n := int64(len(h.ring))
+	switch {
+	case h.total >= n:
+		if (h.total-n)%h.every == 0 {
+			h.search(int(n))
+		}
+	case h.total >= h.early && (h.total-h.early)%(h.every/2) == 0:
+		// before the ring is full, a shorter window: the hum of a stream
+		// is cancelled from its first half second
+		h.search(int(h.total))
 	}
 }
 
-// search looks for stationary lines in the ring.
-func (h *hum) search() {
+// search looks for stationary lines in the last m samples of the ring.
+func (h *hum) search(m int) {
 	n := len(h.ring)
+	win := h.win
+	if m < n {
+		win = hann(h.short[:m])
+	}
 	// power of a windowed sinusoid of amplitude 1, to report line levels
 	// as the RMS of the sinusoid in the input
 	var wsum float64
-	for _, w := range h.win {
+	for _, w := range win {
 		wsum += w
 	}
+	h.wsum = wsum
 	ref := wsum * wsum / 4
+	h.lin = h.lin[:m]
 	for i := range h.lin {
-		h.lin[i] = h.ring[(h.at+i)%n] * h.win[i]
+		h.lin[i] = h.ring[(h.at+n-m+i)%n] * win[i]
 	}
+	// the sides are as many bins away in a shorter window
+	sideHz := HumSideHz * float64(n) / float64(m)
 	for i := range h.lines {
 		l := &h.lines[i]
-		p := h.goertzel(l.hz, n)
+		p := h.goertzel(l.hz)
 		l.db = level.DB(p/ref) - 3 // amplitude² → RMS²
 		found := false
 		if l.db >= HumFloorDB { // (the sides are looked at only then: this runs on every stream)
-			side := 0.5 * (h.goertzel(l.hz-HumSideHz, n) + h.goertzel(l.hz+HumSideHz, n))
+			side := 0.5 * (h.goertzel(l.hz-sideHz) + h.goertzel(l.hz+sideHz))
 			found = level.DB(p)-level.DB(side) >= HumLineDB
 		}
 		if found {
@@ -138,9 +175,27 @@ func (h *hum) search() {
 			if l.hi-l.lo > HumSteadyDB {
 				l.hits, l.lo, l.hi = 1, l.db, l.db // not steady: count again from here
 			}
-			if l.hits >= HumOnAfter {
+			z := h.phasor(l.hz)
+			if l.hits >= HumOnAfter && !l.on {
 				l.on = true
+				if h.steady(l, z) {
+					// the canceller starts where it would have converged
+					// to, with its oscillator at phase 0 on the ring's last
+					// sample (the next one it cancels)
+					l.c, l.s = 1, 0
+					l.a, l.b = real(z), -imag(z)
+				}
 			}
+			l.z, l.zAt = z, h.total
+			if l.on {
+				l.onDB = l.db // its level when last seen clearly
+			}
+		} else if l.on && l.db >= l.onDB-HumSteadyDB {
+			// A line being cancelled that no longer stands clear of its
+			// sides, at its level still: a knock or a voice spreads over
+			// them. The mains is still there; dropping its canceller now
+			// would bring the hum back at once, a sudden tone.
+			l.hits = 0
 		} else {
 			l.miss++
 			l.hits = 0
@@ -154,14 +209,60 @@ func (h *hum) search() {
 	for _, l := range h.lines {
 		h.active = h.active || l.on
 	}
+	h.last = h.total
+}
+
+// hann fills w with a Hann window of its length and returns it.
+func hann(w []float64) []float64 {
+	for i := range w {
+		w[i] = 0.5 - 0.5*math.Cos(2*math.Pi*(float64(i)+0.5)/float64(len(w)))
+	}
+	return w
+}
+
+// phasor is a line's complex amplitude at the last input sample of the
+// ring, from its Fourier coefficient over the windowed ring: the input there
+// carries about real(z·e^{iωk}) k samples later.
+func (h *hum) phasor(hz float64) complex128 {
+	n := len(h.lin)
+	th := 2 * math.Pi * hz / h.sr
+	var re, im float64
+	for m, x := range h.lin {
+		re += x * math.Cos(th*float64(m))
+		im -= x * math.Sin(th*float64(m))
+	}
+	wsum := h.wsum
+	// the ring's samples are means of box input samples: a line at hz comes
+	// through them smaller by g, and late by half a box
+	w := 2 * math.Pi * hz / float64(h.rate)
+	g := 1.0
+	if b := float64(h.box); b > 1 {
+		g = math.Sin(w*b/2) / (b * math.Sin(w/2))
+	}
+	amp := 2 * math.Hypot(re, im) / wsum / g
+	// input sample j of the ring (0 = its first) carries amp·cos(w·j + phase)
+	phase := math.Atan2(im, re) - w*(float64(h.box)-1)/2
+	return cmplx.Rect(amp, phase+w*float64(n*h.box-1))
+}
+
+// steady reports whether the line's phasor z, found by this search, is the
+// one the search before found, carried forward by the time between them:
+// a stationary sinusoid (the mains), not a tone that came and went.
+func (h *hum) steady(l *line, z complex128) bool {
+	if l.zAt == 0 || l.zAt != h.last {
+		return false // not found by the search before
+	}
+	w := 2 * math.Pi * l.hz / float64(h.rate)
+	want := l.z * cmplx.Rect(1, w*float64((h.total-l.zAt)*int64(h.box)))
+	return cmplx.Abs(z-want) <= HumPhasorErr*cmplx.Abs(z)
 }
 
 // goertzel is the power at hz of the windowed ring (lin).
-func (h *hum) goertzel(hz float64, n int) float64 {
+func (h *hum) goertzel(hz float64) float64 {
 	w := 2 * math.Pi * hz / h.sr
 	cw := 2 * math.Cos(w)
 	var s1, s2 float64
-	for _, x := range h.lin[:n] {
+	for _, x := range h.lin {
 		s1, s2 = x+cw*s1-s2, s1
 	}
 	return s1*s1 + s2*s2 - cw*s1*s2
@@ -207,11 +308,13 @@ func (h *hum) state() (hz, db float64, lines int) {
 		if !l.on {
 			continue
 		}
-		if lines == 0 || l.db > db {
-			db = l.db
+		// the level it was last seen clearly at: while a knock hides it, a
+		// search can measure it far off
+		if lines == 0 || l.onDB > db {
+			db = l.onDB
 		}
 		lines++
-		if p := math.Pow(10, l.db/10); l.mains == 50 {
+		if p := math.Pow(10, l.onDB/10); l.mains == 50 {
 			p50 += p
 		} else {
 			p60 += p
