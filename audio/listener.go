@@ -46,6 +46,10 @@ const DefaultThreshold = 0.5
 // RefineRange is how far below its peak, in dB, a sound's start is sought.
 const RefineRange = 25.0
 
+// RefineGapMs is the longest dip under the threshold, in milliseconds, that
+// the search for a sound's start walks over (see refine).
+const RefineGapMs = 3.0
+
 // MinRise is how far, in dB, the level must rise over the previous 30 ms
 // for a sound to be reported as an onset at all.
 const MinRise = 6.0
@@ -148,21 +152,30 @@ type Listener struct {
 	pick onset.Picker
 	an   gesture.Analyzer
 
-	hist    history
-	pos     int64 // samples consumed
-	pending *candidate
-	after   int64     // samples of a sound heard before it is judged
-	decided candidate // the last candidate judged (on = -1 before any)
-	wasGest bool      // whether it was judged a gesture
-	codes   grouper
-	meter   meter
-	doc     doctor
-	room    roomFloor
-	voices  *voice.Detector
-	voiced  voicedFrames
-	scratch []float64
-	judged  []float64 // the samples around an onset, as judged
-	noise   uint64    // state of the noise that stands in for digital silence
+	hist     history
+	pos      int64 // samples consumed
+	pending  *candidate
+	after    int64     // samples of a sound heard before it is judged
+	decided  candidate // the last candidate judged (on = -1 before any)
+	wasGest  bool      // whether it was judged a gesture
+	lastGest lastGesture
+	shipped  bool // the shipped classifier judges (Config.Judge was nil)
+	codes    grouper
+	meter    meter
+	doc      doctor
+	room     roomFloor
+	voices   *voice.Detector
+	voiced   voicedFrames
+	scratch  []float64
+	judged   []float64 // the samples around an onset, as judged
+	noise    uint64    // state of the noise that stands in for digital silence
+}
+
+// lastGesture is the last onset emitted as a gesture.
+type lastGesture struct {
+	on    int64 // -1 before any
+	kind  gesture.Kind
+	level float64
 }
 
 type candidate struct {
@@ -190,25 +203,28 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if cfg.Threshold <= 0 {
 		cfg.Threshold = DefaultThreshold
 	}
-	if cfg.Judge == nil {
+	shipped := cfg.Judge == nil
+	if shipped {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind { return gesture.Classify(f) }
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
 	arate := rate / dec.Factor
 	n, hop := onset.FrameSizes(arate)
 	l := &Listener{
-		rate:    rate,
-		cfg:     cfg,
-		emit:    emit,
-		cond:    condition.New(rate),
-		dec:     dec,
-		stft:    onset.NewSTFT(n, hop),
-		flux:    onset.NewBandFlux(arate, n, hop),
-		pick:    onset.Picker{Threshold: cfg.Threshold},
-		hist:    history{keep: int(0.25 * float64(rate))},
-		decided: candidate{on: -1},
-		first:   -1,
-		after:   int64(gesture.After * float64(rate)),
+		rate:     rate,
+		cfg:      cfg,
+		emit:     emit,
+		cond:     condition.New(rate),
+		dec:      dec,
+		stft:     onset.NewSTFT(n, hop),
+		flux:     onset.NewBandFlux(arate, n, hop),
+		pick:     onset.Picker{Threshold: cfg.Threshold},
+		hist:     history{keep: int(0.25 * float64(rate))},
+		decided:  candidate{on: -1},
+		lastGest: lastGesture{on: -1},
+		shipped:  shipped,
+		first:    -1,
+		after:    int64(gesture.After * float64(rate)),
 	}
 	l.codes.gap = int64(cfg.Gap * float64(rate))
 	l.codes.current = -1
@@ -380,6 +396,10 @@ func (l *Listener) decide() {
 	}
 	feat.Voiced = l.voiced.share(p.on)
 	kind := l.cfg.Judge(p.on, feat)
+	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang &&
+		gesture.Repeats(feat, float64(p.on-g.on)/float64(l.rate), g.level) {
+		kind = gesture.Bang // another bang of a run, on the ringing of the last
+	}
 	if p.first && kind.IsGesture() && l.staysAt(p, feat.Level) {
 		// The stream's first sound: the room arriving (a microphone
 		// starting) or a gesture (a gate opening for it). A gesture dies
@@ -405,6 +425,7 @@ func (l *Listener) decide() {
 	l.emit(o)
 	if o.Kind.IsGesture() {
 		l.codes.add(o.Sample, o.Kind.Letter())
+		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 	}
 }
 
@@ -476,12 +497,14 @@ func (l *Listener) refine(a, b int64) int64 {
 	// and within RefineRange dB of the peak: a faint lead-in of a drum
 	// sample or the tail of the room is not the hit.
 	thr := math.Max(bg+math.Max(6, 0.25*(pk-bg)), pk-RefineRange)
-	on := at
-	for s := at - step; s >= max(a-rate*3/100, l.hist.start); s -= step {
-		if env(s) <= thr {
-			break
+	// A low thump's millisecond level dips at each zero crossing of its
+	// waveform: the walk goes on over dips of up to RefineGapMs, and ends
+	// at the earliest millisecond above the threshold.
+	on, gap := at, max(int64(RefineGapMs*float64(rate)/1000), step)
+	for s := at - step; s >= max(a-rate*3/100, l.hist.start) && on-s <= gap; s -= step {
+		if env(s) > thr {
+			on = s
 		}
-		on = s
 	}
 	return on
 }

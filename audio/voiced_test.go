@@ -18,10 +18,7 @@ import (
 func TestAnOnsetKnowsWhetherSomeoneWasTalking(t *testing.T) {
 	const rate = 16000
 	rng := rand.New(rand.NewPCG(3, 4))
-	x := make([]float64, 3*rate)
-	for i := range x {
-		x[i] = 0.001 * rng.NormFloat64()
-	}
+	x := roomNoise(rng, 3*rate, 0.001)
 	// A voice at 140 Hz with formants from 0.3 s to 1.2 s.
 	for i := int(0.3 * rate); i < int(1.2*rate); i++ {
 		tt := float64(i) / rate

@@ -109,6 +109,29 @@ func (e Ensemble) Classify(f Features) Kind {
 	return Other
 }
 
+// A trainer bangs a run of bangs at about the same force; the later ones
+// land on the ringing of the earlier, where the network, which has heard
+// many a drum's second bounce there, hesitates over them. An onset it did not
+// take for a gesture is another bang of the run when it comes RepeatMin to
+// RepeatMax seconds after a bang, within RepeatDB of that bang's level, and
+// the network gives it at least RepeatProb of being a bang (and more than of
+// being a clap). A bounce is far weaker than its bang, or sooner.
+const (
+	RepeatMin, RepeatMax = 0.15, 1.0
+	RepeatDB             = 3.0
+	RepeatProb           = 0.1
+)
+
+// Repeats reports whether an onset judged Other, with features f, is another
+// bang after the one heard since seconds before it at level dBFS.
+func Repeats(f Features, since, level float64) bool {
+	if !f.Considered() || since < RepeatMin || since > RepeatMax || math.Abs(f.Level-level) > RepeatDB {
+		return false
+	}
+	p := model.Probs(f.Vector())
+	return p[1] >= RepeatProb && p[1] > p[0]
+}
+
 // ModelProbs exposes the shipped network's probabilities (clap, bang,
 // other), for tools and tests.
 func ModelProbs(f Features) [3]float64 { return model.Probs(f.Vector()) }

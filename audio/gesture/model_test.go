@@ -121,3 +121,34 @@ func TestShippedWeightsComeFromTheTables(t *testing.T) {
 
 // noCorpus is why a test that needs the labelled recordings did not run.
 const noCorpus = "the labelled recordings are not at ../shared/corpus/gestures (../shared beside the repository)"
+
+// TestABangRepeatedAtItsLevel checks the rule for the bangs of a run that the
+// network hesitates over (Repeats), on the onsets of the development table
+// the network did not take for gestures: one it gives a fair chance of being
+// a bang is another bang only within the time and level window after a bang;
+// one it gives no such chance never is.
+func TestABangRepeatedAtItsLevel(t *testing.T) {
+	ex, err := table.Read(filepath.Join("testdata", "dev.csv.gz"))
+	require.NoError(t, err)
+	var likely, unlikely int
+	for _, e := range ex {
+		if gesture.Classify(e.F) != gesture.Other || !e.F.Considered() {
+			continue
+		}
+		p := gesture.ModelProbs(e.F)
+		mid := (gesture.RepeatMin + gesture.RepeatMax) / 2
+		if p[1] >= gesture.RepeatProb && p[1] > p[0] {
+			likely++
+			assert.True(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatDB/2), e.Name)
+			assert.False(t, gesture.Repeats(e.F, gesture.RepeatMin/2, e.F.Level), "%s: too soon after the bang: its bounce", e.Name)
+			assert.False(t, gesture.Repeats(e.F, gesture.RepeatMax+0.5, e.F.Level), "%s: too long after the bang", e.Name)
+			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatDB+1), "%s: far weaker than the bang", e.Name)
+			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level-gesture.RepeatDB-1), "%s: far louder than the bang", e.Name)
+		} else {
+			unlikely++
+			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level), "%s: the network gives it no chance of being a bang", e.Name)
+		}
+	}
+	require.Positive(t, likely, "some onsets the network hesitates over")
+	require.Positive(t, unlikely)
+}
