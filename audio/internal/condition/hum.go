@@ -158,11 +158,12 @@ func (h *hum) search(m int) {
 	sideHz := HumSideHz * float64(n) / float64(m)
 	for i := range h.lines {
 		l := &h.lines[i]
-		p := h.goertzel(l.hz)
+		x := h.goertzel(l.hz)
+		p := power(x)
 		l.db = level.DB(p/ref) - 3 // amplitude² → RMS²
 		found := false
 		if l.db >= HumFloorDB { // (the sides are looked at only then: this runs on every stream)
-			side := 0.5 * (h.goertzel(l.hz-sideHz) + h.goertzel(l.hz+sideHz))
+			side := 0.5 * (power(h.goertzel(l.hz-sideHz)) + power(h.goertzel(l.hz+sideHz)))
 			found = level.DB(p)-level.DB(side) >= HumLineDB
 		}
 		if found {
@@ -175,7 +176,7 @@ func (h *hum) search(m int) {
 			if l.hi-l.lo > HumSteadyDB {
 				l.hits, l.lo, l.hi = 1, l.db, l.db // not steady: count again from here
 			}
-			z := h.phasor(l.hz)
+			z := h.phasor(x, l.hz)
 			if l.hits >= HumOnAfter && !l.on {
 				l.on = true
 				if h.steady(l, z) {
@@ -221,17 +222,9 @@ func hann(w []float64) []float64 {
 }
 
 // phasor is a line's complex amplitude at the last input sample of the
-// ring, from its Fourier coefficient over the windowed ring: the input there
-// carries about real(z·e^{iωk}) k samples later.
-func (h *hum) phasor(hz float64) complex128 {
-	n := len(h.lin)
-	th := 2 * math.Pi * hz / h.sr
-	var re, im float64
-	for m, x := range h.lin {
-		re += x * math.Cos(th*float64(m))
-		im -= x * math.Sin(th*float64(m))
-	}
-	wsum := h.wsum
+// ring, from its Fourier coefficient x at hz over the windowed ring: the
+// input there carries about real(z·e^{iωk}) k samples later.
+func (h *hum) phasor(x complex128, hz float64) complex128 {
 	// the ring's samples are means of box input samples: a line at hz comes
 	// through them smaller by g, and late by half a box
 	w := 2 * math.Pi * hz / float64(h.rate)
@@ -239,10 +232,10 @@ func (h *hum) phasor(hz float64) complex128 {
 	if b := float64(h.box); b > 1 {
 		g = math.Sin(w*b/2) / (b * math.Sin(w/2))
 	}
-	amp := 2 * math.Hypot(re, im) / wsum / g
+	amp := 2 * cmplx.Abs(x) / h.wsum / g
 	// input sample j of the ring (0 = its first) carries amp·cos(w·j + phase)
-	phase := math.Atan2(im, re) - w*(float64(h.box)-1)/2
-	return cmplx.Rect(amp, phase+w*float64(n*h.box-1))
+	phase := cmplx.Phase(x) - w*(float64(h.box)-1)/2
+	return cmplx.Rect(amp, phase+w*float64(len(h.lin)*h.box-1))
 }
 
 // steady reports whether the line's phasor z, found by this search, is the
@@ -257,16 +250,22 @@ func (h *hum) steady(l *line, z complex128) bool {
 	return cmplx.Abs(z-want) <= HumPhasorErr*cmplx.Abs(z)
 }
 
-// goertzel is the power at hz of the windowed ring (lin).
-func (h *hum) goertzel(hz float64) float64 {
+// goertzel is the Fourier coefficient at hz of the windowed ring (lin),
+// Σ lin[m]·e^{-iθm}.
+func (h *hum) goertzel(hz float64) complex128 {
 	w := 2 * math.Pi * hz / h.sr
 	cw := 2 * math.Cos(w)
 	var s1, s2 float64
 	for _, x := range h.lin {
 		s1, s2 = x+cw*s1-s2, s1
 	}
-	return s1*s1 + s2*s2 - cw*s1*s2
+	// s1 - e^{-iθ}·s2 is the coefficient turned by θ(n-1)
+	y := complex(s1-math.Cos(w)*s2, math.Sin(w)*s2)
+	return y * cmplx.Rect(1, -w*float64(len(h.lin)-1))
 }
+
+// power is |x|².
+func power(x complex128) float64 { return real(x)*real(x) + imag(x)*imag(x) }
 
 // cancel subtracts the lines being cancelled from v.
 func (h *hum) cancel(v float64) float64 {
