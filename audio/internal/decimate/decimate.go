@@ -10,9 +10,9 @@ type Decimator struct {
 	Factor int
 	Delay  int
 	fir    []float64
-	ring   []float64 // recent input stored twice so the last len(fir) are contiguous
-	at     int
-	phase  int
+	tail   []float64 // the last len(fir)-1 input samples, oldest first
+	work   []float64 // tail followed by the block being filtered
+	phase  int       // input samples since the last one kept
 }
 
 // New makes a Decimator by factor (1 passes samples through) whose filter
@@ -43,7 +43,7 @@ func New(factor int, cutoff float64) *Decimator {
 		}
 		d.Delay = taps / 2
 	}
-	d.ring = make([]float64, 2*len(d.fir))
+	d.tail = make([]float64, len(d.fir)-1)
 	return d
 }
 
@@ -52,24 +52,21 @@ func (d *Decimator) Process(in, out []float64) []float64 {
 	if d.Factor == 1 {
 		return append(out, in...)
 	}
+	if len(in) == 0 {
+		return out
+	}
 	taps := len(d.fir)
-	for _, v := range in {
-		d.ring[d.at] = v
-		d.ring[d.at+taps] = v
-		d.at++
-		if d.at == taps {
-			d.at = 0
-		}
-		d.phase++
-		if d.phase < d.Factor {
-			continue
-		}
-		d.phase = 0
+	// the block behind the samples before it, so that the len(fir) inputs
+	// ending at any sample of the block are contiguous
+	d.work = append(append(d.work[:0], d.tail...), in...)
+	for j := d.Factor - d.phase - 1; j < len(in); j += d.Factor {
 		var y float64
-		for i, w := range d.ring[d.at : d.at+taps] { // oldest first
+		for i, w := range d.work[j : j+taps] { // oldest first
 			y += d.fir[i] * w
 		}
 		out = append(out, y)
 	}
+	d.phase = (d.phase + len(in)) % d.Factor
+	copy(d.tail, d.work[len(d.work)-(taps-1):])
 	return out
 }
