@@ -90,8 +90,12 @@ const (
 // has been heard: a quiet room.
 const RoomUnknownDB = -70.0
 
+// silenceRun is how many exact zeros in a row are digital silence, for the
+// Listener (a quiet signal crosses zero, but not for this long).
+const silenceRun = 16
+
 // fillSilence replaces each run of digital silence in x (exact zeros, at
-// least 16 samples) by noise at db dBFS.
+// least silenceRun samples) by noise at db dBFS.
 func (l *Listener) fillSilence(x []float64, db float64) {
 	amp := math.Pow(10, db/20) * math.Sqrt(3) // uniform noise of that RMS
 	for i := 0; i < len(x); {
@@ -99,7 +103,7 @@ func (l *Listener) fillSilence(x []float64, db float64) {
 		for j < len(x) && x[j] == 0 {
 			j++
 		}
-		if j-i >= 16 {
+		if j-i >= silenceRun {
 			for k := i; k < j; k++ {
 				l.noise = l.noise*6364136223846793005 + 1442695040888963407
 				x[k] = amp * (float64(l.noise>>11)/(1<<53)*2 - 1)
@@ -110,13 +114,13 @@ func (l *Listener) fillSilence(x []float64, db float64) {
 }
 
 // afterSilence reports whether the samples just before an onset hold digital
-// silence (a run of exact zeros of at least 2 ms).
+// silence (a run of at least silenceRun exact zeros).
 func afterSilence(before []float64) bool {
 	run := 0
 	for _, v := range before {
 		if v == 0 {
 			run++
-			if run >= 16 {
+			if run >= silenceRun {
 				return true
 			}
 		} else {
@@ -631,7 +635,7 @@ type roomFloor struct {
 	floor float64
 	init  bool
 	zeros int  // the current run of exact zeros
-	holed bool // the current block holds digital silence (a run of 16 zeros)
+	holed bool // the current block holds digital silence (a run of silenceRun zeros)
 }
 
 // silentDB is the level of a 10 ms block, in dBFS, at or below which it is
@@ -648,7 +652,7 @@ func (r *roomFloor) add(x []float64, rate int) {
 		r.sum += v * v
 		r.n++
 		if v == 0 {
-			if r.zeros++; r.zeros >= 16 {
+			if r.zeros++; r.zeros >= silenceRun {
 				r.holed = true
 			}
 		} else {
