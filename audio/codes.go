@@ -37,6 +37,16 @@ func (g *grouper) add(at int64, letter byte) {
 	g.gestures = append(g.gestures, gest{at, letter})
 }
 
+// remove forgets the gesture heard at sample at, if it is still pending.
+func (g *grouper) remove(at int64) {
+	for i, x := range g.gestures {
+		if x.at == at {
+			g.gestures = append(g.gestures[:i], g.gestures[i+1:]...)
+			return
+		}
+	}
+}
+
 // talk records a change in the voices: they began or stopped at sample at.
 func (g *grouper) talk(active bool, at int64) {
 	if active {

@@ -2,7 +2,8 @@ package audio
 
 import "github.com/tableref/tableref/audio/gesture"
 
-// Event is something the Listener heard: *Onset, *Code, *Talk or *Level.
+// Event is something the Listener heard: *Onset, *Retract, *Code, *Talk or
+// *Level.
 type Event interface{ isEvent() }
 
 // Onset is one sound that started: a clap, a bang, or something else.
@@ -14,6 +15,16 @@ type Onset struct {
 	Features gesture.Features
 	Talking  bool  // voices were active when the onset was judged
 	Emitted  int64 // samples consumed when the event was emitted (latency = Emitted - Sample)
+}
+
+// Retract takes back a gesture reported earlier: what followed it showed
+// it was the first burst of a shouted word (see WordWatch). It is not
+// counted in any code.
+type Retract struct {
+	Sample  int64        // the gesture's Onset.Sample
+	Time    float64      // Sample in seconds
+	Kind    gesture.Kind // the kind it was reported as
+	Emitted int64        // samples consumed when the event was emitted
 }
 
 // Code is a Woodlouse Chaos trainer code: the gestures heard together, ended
@@ -38,7 +49,8 @@ type Level struct {
 	Peak float64 // dBFS, the loudest sample of the span
 }
 
-func (*Onset) isEvent() {}
-func (*Code) isEvent()  {}
-func (*Level) isEvent() {}
-func (*Talk) isEvent()  {}
+func (*Onset) isEvent()   {}
+func (*Code) isEvent()    {}
+func (*Retract) isEvent() {}
+func (*Level) isEvent()   {}
+func (*Talk) isEvent()    {}

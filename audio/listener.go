@@ -170,6 +170,8 @@ type Listener struct {
 	room     roomFloor
 	voices   *voice.Detector
 	voiced   voicedFrames
+	word     wordWatch
+	onFrame  func(voice.Frame, bool) // voiced.add and word.voiceFrame
 	scratch  []float64
 	judged   []float64 // the samples around an onset, as judged
 	noise    uint64    // state of the noise that stands in for digital silence
@@ -236,6 +238,11 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
 	l.voices = voice.NewDetector(rate)
 	l.voiced.keep = int64(gesture.VoicedSeconds * float64(rate))
+	l.word = newWordWatch(rate)
+	l.onFrame = func(f voice.Frame, v bool) {
+		l.voiced.add(f, v)
+		l.word.voiceFrame(f, v)
+	}
 	l.meter.span = max(rate/10, 1)
 	l.doc = newDoctor(float64(l.meter.span)/float64(rate), cfg.Channels)
 	return l
@@ -282,7 +289,8 @@ func (l *Listener) Write(x []float64) {
 		l.meter.add(x[:k], l.pos, l.rate, l.span)
 		x, y = x[k:], y[k:]
 		l.room.add(chunk, l.rate)
-		l.voices.Push(chunk, l.voiced.add, l.talk)
+		l.word.samples(chunk)
+		l.voices.Push(chunk, l.onFrame, l.talk)
 		l.down = l.dec.Process(chunk, l.down[:0])
 		l.stft.Push(l.down, l.frame)
 		l.settle()
@@ -295,6 +303,7 @@ func (l *Listener) Close() {
 	if l.pending != nil {
 		l.decide()
 	}
+	l.endWatch(l.pos)
 	if l.codes.talking {
 		l.codes.talk(false, l.pos)
 	}
@@ -358,10 +367,16 @@ func (l *Listener) settle() {
 	if p := l.pending; p != nil && l.pos >= p.on+p.wait {
 		l.decide()
 	}
+	if l.word.on >= 0 && l.pos >= l.word.dueAt(l.rate) {
+		l.endWatch(l.pos)
+	}
 	l.codes.tick(l.voices.LastVoiced())
 	var hold int64 = -1
 	if l.pending != nil {
 		hold = l.pending.on
+	}
+	if l.word.on >= 0 && (hold < 0 || l.word.on < hold) {
+		hold = l.word.on // it may yet leave the code
 	}
 	for c := l.codes.due(l.pos, hold, l.rate); c != nil; c = l.codes.due(l.pos, hold, l.rate) {
 		c.Emitted = l.pos
@@ -428,9 +443,32 @@ func (l *Listener) decide() {
 	}
 	l.emit(o)
 	if o.Kind.IsGesture() {
+		l.endWatch(o.Sample)
 		l.codes.add(o.Sample, o.Kind.Letter())
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
+		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
 	}
+}
+
+// endWatch ends the watch on the last gesture at sample end (the next
+// gesture's onset, the end of the watch or of the stream), and takes the
+// gesture back if it was a word's first burst.
+func (l *Listener) endWatch(end int64) {
+	w := &l.word
+	if w.on < 0 {
+		return
+	}
+	on, kind := w.on, w.kind
+	word := w.word(end, l.rate)
+	w.on = -1
+	if !word {
+		return
+	}
+	l.codes.remove(on)
+	if l.lastGest.on == on {
+		l.lastGest.on = -1
+	}
+	l.emit(&Retract{Sample: on, Time: float64(on) / float64(l.rate), Kind: kind, Emitted: l.pos})
 }
 
 // stays reports whether the stream's first sound p, as heard so far, has

@@ -27,7 +27,8 @@ type checkPrinter struct {
 	live     bool
 	rate     int
 	heard    []byte
-	last     float64 // time of the last gesture
+	times    []float64 // of each gesture heard
+	last     float64   // time of the last gesture
 	problems []audio.MicProblem
 	told     map[string]bool
 }
@@ -61,9 +62,21 @@ func (p *checkPrinter) event(ev audio.Event) {
 			return
 		}
 		p.heard = append(p.heard, e.Kind.Letter())
+		p.times = append(p.times, e.Time)
 		p.last = e.Time
 		if !p.json {
 			fmt.Fprintf(p.w, "  heard a %s\n", e.Kind)
+		}
+	case *audio.Retract:
+		for i, t := range p.times {
+			if t == e.Time {
+				p.heard = append(p.heard[:i], p.heard[i+1:]...)
+				p.times = append(p.times[:i], p.times[i+1:]...)
+				if !p.json {
+					fmt.Fprintf(p.w, "  (that %s was a word, not counted)\n", e.Kind)
+				}
+				break
+			}
 		}
 	case *audio.Mic:
 		p.problems = e.Problems

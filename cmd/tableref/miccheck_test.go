@@ -10,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 // checkFile writes a recording of the gestures in order (C clap, B bang),
@@ -115,4 +118,25 @@ func TestCLIListenSaysWhatIsWrongWithTheMicrophone(t *testing.T) {
 	probs, _ := mic["problems"].([]any)
 	require.Len(t, probs, 1, "%v", mic)
 	assert.Equal(t, "dc", probs[0].(map[string]any)["kind"])
+}
+
+// TestTheMicCheckForgetsAWordsBurst: a gesture taken back (the start of a
+// word said during the check) is not one of the four.
+func TestTheMicCheckForgetsAWordsBurst(t *testing.T) {
+	var out strings.Builder
+	p := &checkPrinter{w: &out, rate: 1000}
+	on := func(k gesture.Kind, at float64) {
+		p.event(&audio.Onset{Kind: k, Time: at, Sample: int64(at * 1000)})
+	}
+	on(gesture.Clap, 0.5)
+	on(gesture.Clap, 1.0)
+	on(gesture.Bang, 1.3)
+	p.event(&audio.Retract{Kind: gesture.Bang, Time: 1.3, Sample: 1300})
+	on(gesture.Bang, 1.6)
+	assert.False(t, p.finished(3000), "three gestures are not the four")
+	on(gesture.Bang, 2.1)
+	assert.True(t, p.finished(3000))
+	ok, say := p.verdict()
+	assert.True(t, ok, say)
+	assert.Contains(t, out.String(), "was a word")
 }

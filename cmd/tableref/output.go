@@ -59,6 +59,12 @@ type (
 		Count   int     `json:"count,omitempty"`
 		Error   string  `json:"error,omitempty"`
 	}
+	jsonRetract struct {
+		Event string  `json:"event"`
+		T     float64 `json:"t"`
+		Kind  string  `json:"kind"`
+		At    float64 `json:"at"`
+	}
 	jsonTalk struct {
 		Event string   `json:"event"`
 		Start float64  `json:"start"`
@@ -112,6 +118,8 @@ func (c *tally) add(ev audio.Event) {
 		if e.Kind.IsGesture() {
 			c.gestures++
 		}
+	case *audio.Retract:
+		c.gestures--
 	case *audio.Code:
 		c.codes++
 	}
@@ -141,6 +149,8 @@ func (p *jsonPrinter) event(ev audio.Event) {
 		if p.verbose || e.Kind.IsGesture() {
 			p.put(jsonOnset{"onset", round4(e.Time), string(e.Kind), round1(e.Strength), round1(e.Features.Level), p.at(e.Emitted)})
 		}
+	case *audio.Retract:
+		p.put(jsonRetract{"retract", round4(e.Time), string(e.Kind), p.at(e.Emitted)})
 	case *audio.Code:
 		j := jsonCode{Event: "code", Start: round4(e.Start), End: round4(e.End), Bangs: e.Bangs, Claps: e.Claps, Order: e.Order, At: p.at(e.Emitted)}
 		if p.order != nil {
@@ -262,6 +272,8 @@ func (p *humanPrinter) event(ev audio.Event) {
 		case p.verbose:
 			p.line("  %s  (other sound)", clock(e.Time))
 		}
+	case *audio.Retract:
+		p.line("  %s  (not a %s: the start of a word)", clock(e.Time), e.Kind)
 	case *audio.Code:
 		msg := fmt.Sprintf("code %s-%s: %s + %s (%s)", clock(e.Start), clock(e.End), plural(e.Bangs, "bang"), plural(e.Claps, "clap"), e.Order)
 		if p.order != nil {

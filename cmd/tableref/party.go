@@ -160,8 +160,8 @@ func (p *party) heard(ev hearing.Event) {
 	room := p.room
 	game := p.srv.GameOf(room)
 	checking := p.checkingLocked()
-	if checking && (ev.Kind == "clap" || ev.Kind == "bang") {
-		p.checkHeardLocked(ev.Kind)
+	if checking && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract") {
+		p.checkHeardLocked(ev.Kind, ev.T)
 		p.mu.Unlock()
 		p.publish(room)
 		return
@@ -171,7 +171,7 @@ func (p *party) heard(ev hearing.Event) {
 		return
 	}
 	keep := ev.Kind == "status" || ev.Kind == "mic" ||
-		!checking && game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "code") ||
+		!checking && game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract" || ev.Kind == "code") ||
 		game == "insomnia" && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
 	if !keep {
 		p.mu.Unlock()
@@ -197,6 +197,13 @@ func (p *party) heard(ev hearing.Event) {
 		p.mic.Problems = ev.Problems
 	case "clap", "bang":
 		p.gestures = append(p.gestures, heardGesture{ev.Kind, ev.T})
+	case "retract":
+		for i := len(p.gestures) - 1; i >= 0; i-- {
+			if p.gestures[i].T == ev.T {
+				p.gestures = append(p.gestures[:i], p.gestures[i+1:]...)
+				break
+			}
+		}
 	case "code":
 		p.gestures = nil
 		p.lastCode = &heardCode{Bangs: ev.Bangs, Claps: ev.Claps, Order: ev.Order, Masked: ev.Masked}

@@ -110,6 +110,14 @@ func TestInsomniaHearsVoicesAndWoodlouseHearsGestures(t *testing.T) {
 	}, func() string { return fmt.Sprint(h) })
 	assert.Len(t, h["gestures"], 2)
 	assert.Empty(t, h["voices"])
+	// A gesture taken back (the start of a word) leaves the table.
+	p.heard(hearing.Event{Kind: "bang", T: 2})
+	p.heard(hearing.Event{Kind: "retract", T: 1.4})
+	eventually(t, "the clap taken back", func() bool {
+		h = liveOf(t, srv, wcode, whost)
+		g, _ := h["gestures"].([]any)
+		return len(g) == 2 && g[1].(map[string]any)["t"] == 2.0
+	}, func() string { return fmt.Sprint(h) })
 	// A code heard before the game starts is shown but cannot be a move.
 	p.heard(hearing.Event{Kind: "code", Bangs: 1, Claps: 1, Order: "BC"})
 	h = liveOf(t, srv, wcode, whost)

@@ -26,6 +26,7 @@ type tableCheck struct {
 	room     string
 	ends     time.Time // when it gives up waiting
 	last     time.Time // when the last gesture was heard
+	times    []float64 // the input time of each gesture in Heard
 	// The code the check's gestures make is heard DefaultGap seconds after
 	// the last of them, when the check may be over: it is nobody's move.
 	swallow time.Time // codes heard before this are the check's
@@ -65,9 +66,21 @@ func (p *party) checkingLocked() bool {
 	return p.check != nil && p.check.State == "listening" && p.check.room == p.room
 }
 
-// checkHeardLocked adds a gesture to the check.
-func (p *party) checkHeardLocked(kind string) {
+// checkHeardLocked adds a gesture heard at input time t to the check, or
+// takes one back (kind "retract": it was the start of a word).
+func (p *party) checkHeardLocked(kind string, t float64) {
 	c := p.check
+	if kind == "retract" {
+		for i, x := range c.times {
+			if x == t {
+				c.Heard = c.Heard[:i] + c.Heard[i+1:]
+				c.times = append(c.times[:i], c.times[i+1:]...)
+				return
+			}
+		}
+		return
+	}
+	c.times = append(c.times, t)
 	c.Heard += string(gesture.Kind(kind).Letter())
 	c.last = p.clock()
 	c.swallow = c.last.Add(time.Duration((audio.DefaultGap + 1) * float64(time.Second)))

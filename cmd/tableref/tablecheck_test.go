@@ -52,6 +52,12 @@ func TestTheHostChecksTheMicrophoneFromTheTable(t *testing.T) {
 
 	for i, k := range []string{"clap", "clap", "bang", "bang"} {
 		p.heard(hearing.Event{Kind: k, T: float64(i) / 2})
+		if i == 1 {
+			// someone says "okay": its first burst is a bang, taken back
+			p.heard(hearing.Event{Kind: "bang", T: 0.7})
+			assert.Equal(t, "CCB", checkOf(t, srv, code, host)["heard"])
+			p.heard(hearing.Event{Kind: "retract", T: 0.7})
+		}
 		clock.Advance(500 * time.Millisecond)
 		p.step()
 	}

@@ -29,7 +29,8 @@ type Input interface {
 type Opener func() (in Input, name string, live bool, err error)
 
 // Event is something heard. Kinds: "clap" and "bang" (one gesture, at T),
-// "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
+// "retract" (the gesture at T was the start of a word after all; no code
+// counts it), "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
 // "shout-start", "shout" (Start, End, DB), "status" (Status, Listening) and
 // "mic" (Problems: what is wrong with the input now; none when it is fine
 // again).
@@ -243,6 +244,17 @@ func (e *Ears) listen(in Input) error {
 			}
 			if !masked {
 				e.emit(Event{Kind: string(v.Kind), T: at(v.Time), Wall: clock.wall(v.Time)})
+			}
+		case *audio.Retract:
+			for i := len(pending) - 1; i >= 0; i-- {
+				if pending[i].t == v.Time {
+					masked := pending[i].masked
+					pending = append(pending[:i], pending[i+1:]...)
+					if !masked {
+						e.emit(Event{Kind: "retract", T: at(v.Time), Wall: clock.wall(v.Time)})
+					}
+					break
+				}
 			}
 		case *audio.Code:
 			ev := Event{Kind: "code", T: atSample(v.Emitted), Start: at(v.Start), End: at(v.End), Bangs: v.Bangs, Claps: v.Claps, Order: v.Order, Wall: clock.wall(v.Start)}

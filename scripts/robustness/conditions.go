@@ -166,30 +166,47 @@ func conditions() []Condition {
 		})
 	}
 
-	for _, snr := range []float64{20, 10} {
-		add(fmt.Sprintf("pink-%gdB", snr), fmt.Sprintf("pink noise (Voss-McCartney) at %g dB SNR (signal: the 50 ms after each onset)", snr), func(c *Clip, rng *rand.Rand, _ *Env) (*Clip, error) {
-			addAtSNR(c, pinkNoise(c.frames(), rng), snr)
-			return c, nil
-		})
+	// Noise at an SNR measured two ways: against the gestures (the 50 ms
+	// after each onset), and, with "-file", against the whole recording's
+	// mean power, as most tools that add noise at an SNR do. A recording's
+	// mean power sits well under its gestures' (most of it is room and
+	// talk), so the "-file" conditions are the gentler.
+	type snrWay struct {
+		suffix, against string
+		add             func(c *Clip, noise []float64, snr float64)
 	}
-	for _, snr := range []float64{20, 10} {
-		cs = append(cs, Condition{
-			Name:        fmt.Sprintf("babble-%gdB", snr),
-			Desc:        fmt.Sprintf("babble from the voices corpus at %g dB SNR; the whole file counts as speech", snr),
-			NeedsVoices: true,
-			Apply: func(c *Clip, rng *rand.Rand, env *Env) (*Clip, error) {
-				b, err := env.Voices.segment(c.frames(), c.Rate, rng)
-				if err != nil {
-					return nil, err
-				}
-				addAtSNR(c, b, snr)
-				// Babble is speech everywhere: a reported gesture that matches
-				// no onset is a false alarm, as score-gestures counts those in
-				// speech spans.
-				c.Lab.Speech = [][2]float64{{0, c.seconds()}}
+	ways := []snrWay{
+		{"", "the 50 ms after each onset", addAtSNR},
+		{"-file", "the whole recording's mean power", addAtFileSNR},
+	}
+	for _, w := range ways {
+		for _, snr := range []float64{20, 10} {
+			add(fmt.Sprintf("pink-%gdB%s", snr, w.suffix), fmt.Sprintf("pink noise (Voss-McCartney) at %g dB SNR (signal: %s)", snr, w.against), func(c *Clip, rng *rand.Rand, _ *Env) (*Clip, error) {
+				w.add(c, pinkNoise(c.frames(), rng), snr)
 				return c, nil
-			},
-		})
+			})
+		}
+	}
+	for _, w := range ways {
+		for _, snr := range []float64{20, 10} {
+			cs = append(cs, Condition{
+				Name:        fmt.Sprintf("babble-%gdB%s", snr, w.suffix),
+				Desc:        fmt.Sprintf("babble from the voices corpus at %g dB SNR (signal: %s); the whole file counts as speech", snr, w.against),
+				NeedsVoices: true,
+				Apply: func(c *Clip, rng *rand.Rand, env *Env) (*Clip, error) {
+					b, err := env.Voices.segment(c.frames(), c.Rate, rng)
+					if err != nil {
+						return nil, err
+					}
+					w.add(c, b, snr)
+					// Babble is speech everywhere: a reported gesture that
+					// matches no onset is a false alarm, as score-gestures
+					// counts those in speech spans.
+					c.Lab.Speech = [][2]float64{{0, c.seconds()}}
+					return c, nil
+				},
+			})
+		}
 	}
 
 	cs = append(cs, Condition{
@@ -301,7 +318,17 @@ func addHum(c *Clip, f, db float64, harm bool, rng *rand.Rand) {
 // addAtSNR scales noise so that the clip's gesture power over the noise's
 // mean power is snr dB, adds it to every channel and clips.
 func addAtSNR(c *Clip, noise []float64, snr float64) {
-	ps := gesturePower(c.mono(), c.Rate, c.Lab.Onsets)
+	addScaled(c, noise, gesturePower(c.mono(), c.Rate, c.Lab.Onsets), snr)
+}
+
+// addAtFileSNR scales noise so that the clip's mean power over the noise's
+// mean power is snr dB, adds it to every channel and clips.
+func addAtFileSNR(c *Clip, noise []float64, snr float64) {
+	addScaled(c, noise, meanPower(c.mono()), snr)
+}
+
+// addScaled adds noise to every channel at snr dB under signal power ps, and clips.
+func addScaled(c *Clip, noise []float64, ps, snr float64) {
 	pn := meanPower(noise)
 	if pn == 0 {
 		return

@@ -1,0 +1,120 @@
+package audio_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
+)
+
+// vowel adds a voice at pitch hz with a formant near 700 Hz to x from a to b
+// seconds, at amplitude amp.
+func vowel(x []float64, rate int, a, b, hz, amp float64) {
+	for i := int(a * float64(rate)); i < int(b*float64(rate)) && i < len(x); i++ {
+		tt := float64(i) / float64(rate)
+		var v float64
+		for h := 1; h*int(hz) < rate/2; h++ {
+			f := hz * float64(h)
+			v += (1/float64(h) + math.Exp(-math.Pow((f-700)/200, 2))) * math.Sin(2*math.Pi*f*tt)
+		}
+		// 10 ms fades, so the voice itself starts no onset of its own
+		fade := math.Min(1, math.Min(tt-a, b-tt)/0.01)
+		x[i] += amp * fade * v
+	}
+}
+
+// burst adds a sharp noise burst at t seconds, decaying in about 5 ms.
+func burst(x []float64, rate int, rng *rand.Rand, t, amp float64) {
+	for i := int(t * float64(rate)); i < int((t+0.03)*float64(rate)); i++ {
+		x[i] += amp * rng.NormFloat64() * math.Exp(-(float64(i)/float64(rate)-t)/0.005)
+	}
+}
+
+// wordRun runs x through a Listener that takes the sounds starting within
+// 10 ms of the times bangs for bangs (the test is of what follows a gesture,
+// not of the network) and returns the gestures, the retractions and the
+// codes.
+func wordRun(t *testing.T, x []float64, rate int, bangs ...float64) (gest []*audio.Onset, back []*audio.Retract, codes []*audio.Code) {
+	t.Helper()
+	judge := func(at int64, _ gesture.Features) gesture.Kind {
+		for _, b := range bangs {
+			if math.Abs(float64(at)/float64(rate)-b) < 0.01 {
+				return gesture.Bang
+			}
+		}
+		return gesture.Other
+	}
+	l := audio.NewListener(rate, audio.Config{Judge: judge}, func(e audio.Event) {
+		switch v := e.(type) {
+		case *audio.Onset:
+			if v.Kind.IsGesture() {
+				gest = append(gest, v)
+			}
+		case *audio.Retract:
+			back = append(back, v)
+		case *audio.Code:
+			codes = append(codes, v)
+		}
+	})
+	for i := 0; i < len(x); i += 512 {
+		l.Write(x[i:min(i+512, len(x))])
+	}
+	l.Close()
+	return gest, back, codes
+}
+
+// TestAWordsFirstBurstIsTakenBack: a bang-like burst that runs at once into
+// a voice louder than itself is a shouted word's first consonant. It is
+// reported as a gesture first (within the usual latency), then taken back,
+// and the code counts only the real bangs before it.
+func TestAWordsFirstBurstIsTakenBack(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := roomNoise(rng, 5*rate, 0.001)
+	burst(x, rate, rng, 0.5, 0.4) // two real bangs
+	burst(x, rate, rng, 1.0, 0.4)
+	burst(x, rate, rng, 1.8, 0.05) // a word: its burst, then its voice at once
+	vowel(x, rate, 1.83, 2.4, 150, 0.02)
+	gest, back, codes := wordRun(t, x, rate, 0.5, 1.0, 1.8)
+	require.Len(t, gest, 3, "the word's burst is heard as a gesture first")
+	require.Len(t, back, 1)
+	assert.InDelta(t, 1.8, back[0].Time, 0.01)
+	assert.Equal(t, gest[2].Sample, back[0].Sample)
+	assert.Equal(t, gesture.Bang, back[0].Kind)
+	assert.Less(t, back[0].Emitted-back[0].Sample, int64(0.5*rate), "taken back within half a second")
+	require.Len(t, codes, 1)
+	assert.Equal(t, 2, codes[0].Bangs)
+	assert.InDelta(t, 1.0, codes[0].End, 0.01)
+}
+
+// TestAHandsSoundIsNotAWord: a thump that rings with a pitch but dies away,
+// a bang with a word shouted after it has died away, and a bang struck
+// while a quiet voice goes on are all kept.
+func TestAHandsSoundIsNotAWord(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(7, 8))
+	x := roomNoise(rng, 8*rate, 0.001)
+	// a ringing thump: a burst, then a 180 Hz ring with harmonics dying away
+	burst(x, rate, rng, 0.5, 0.4)
+	for i := int(0.5 * rate); i < int(1.0*rate); i++ {
+		tt := float64(i)/rate - 0.5
+		x[i] += 0.2 * math.Exp(-tt/0.08) * (math.Sin(2*math.Pi*180*tt) + 0.3*math.Sin(2*math.Pi*1260*tt))
+	}
+	// a soft bang, then a louder word once it has died away
+	burst(x, rate, rng, 3.0, 0.1)
+	vowel(x, rate, 3.2, 3.9, 150, 0.08)
+	// a bang over a quiet voice
+	vowel(x, rate, 5.5, 6.8, 130, 0.004)
+	burst(x, rate, rng, 6.0, 0.3)
+	gest, back, _ := wordRun(t, x, rate, 0.5, 3.0, 6.0)
+	require.Len(t, gest, 3)
+	for _, b := range back {
+		t.Logf("taken back: %.3f", b.Time)
+	}
+	assert.Empty(t, back, "no hand's sound is taken back")
+}
