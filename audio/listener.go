@@ -147,7 +147,7 @@ type Listener struct {
 
 	cond  *condition.Conditioner // DC, hum and holes removed before anything else
 	first int64                  // the first sample that is not zero (-1 before it)
-	clean []float64              // the conditioned samples of the current Write
+	clean []float64              // the conditioned samples of the current chunk
 
 	dec  *decimate.Decimator // to the onset analysis rate
 	down []float64           // decimated samples of the current chunk
@@ -256,15 +256,13 @@ func (l *Listener) Position() int64 { return l.pos }
 
 // Write consumes samples. Events are emitted during the call.
 //
-// The samples are conditioned first (see audio/internal/condition): DC and
-// mains hum are removed and holes cut by noise suppression are filled with
-// the room's sound. Until the stream carries anything but exact zeros (a
+// The samples are conditioned first, a hop at a time (see
+// audio/internal/condition): DC and mains hum are removed and holes cut by
+// noise suppression are filled with the room's sound. Until the stream carries anything but exact zeros (a
 // microphone's first buffers, a muted input), it is metered but not
 // analysed: the onset analysis starts at the first sound, as it does at the
 // start of a file, so the room's hiss arriving is not a sound starting.
 func (l *Listener) Write(x []float64) {
-	l.clean = l.cond.Process(l.clean[:0], x)
-	y := l.clean
 	if l.first < 0 {
 		for i, v := range x {
 			if v != 0 {
@@ -283,11 +281,16 @@ func (l *Listener) Write(x []float64) {
 				k = int(due)
 			}
 		}
-		chunk := y[:k]
+		// Conditioned a chunk at a time, so that what the Conditioner
+		// knows when a sound is judged (the room behind digital silence,
+		// the state the doctor reads) is what it had heard by then,
+		// whatever the size of the blocks written.
+		l.clean = l.cond.Process(l.clean[:0], x[:k])
+		chunk := l.clean
 		l.hist.append(chunk)
 		l.pos += int64(k)
 		l.meter.add(x[:k], l.pos, l.rate, l.span)
-		x, y = x[k:], y[k:]
+		x = x[k:]
 		l.room.add(chunk, l.rate)
 		l.word.samples(chunk)
 		l.voices.Push(chunk, l.onFrame, l.talk)
