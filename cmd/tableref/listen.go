@@ -86,7 +86,7 @@ func runListen(e *env, args []string) error {
 			"runs until Ctrl-C, then reports the code in progress.\n\n"+
 			"With --json each line is one event, for example:\n"+
 			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
-			`  {"event":"retract","t":2.41,"kind":"bang"}         the bang at 2.41 was the start of a word: no code counts it`+"\n"+
+			`  {"event":"retract","t":2.41,"kind":"bang"}           the bang at 2.41 was the start of a word: no code counts it`+"\n"+
 			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n\n"+
 			"With --check it checks the microphone: it asks for two claps then two bangs and says whether it\n"+
 			"heard them right, and what is wrong with the input if anything (muted, gated by noise suppression,\n"+
