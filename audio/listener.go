@@ -258,10 +258,13 @@ func (l *Listener) Position() int64 { return l.pos }
 //
 // The samples are conditioned first, a hop at a time (see
 // audio/internal/condition): DC and mains hum are removed and holes cut by
-// noise suppression are filled with the room's sound. Until the stream carries anything but exact zeros (a
-// microphone's first buffers, a muted input), it is metered but not
-// analysed: the onset analysis starts at the first sound, as it does at the
-// start of a file, so the room's hiss arriving is not a sound starting.
+// noise suppression are filled with the room's sound. What the Conditioner
+// knows when a sound is judged is thus what it had heard by then, whatever
+// the size of the blocks written. Until the stream carries anything but
+// exact zeros (a microphone's first buffers, a muted input), it is metered
+// but not analysed: the onset analysis starts at the first sound, as it does
+// at the start of a file, so the room's hiss arriving is not a sound
+// starting.
 func (l *Listener) Write(x []float64) {
 	if l.first < 0 {
 		for i, v := range x {
@@ -281,10 +284,6 @@ func (l *Listener) Write(x []float64) {
 				k = int(due)
 			}
 		}
-		// Conditioned a chunk at a time, so that what the Conditioner
-		// knows when a sound is judged (the room behind digital silence,
-		// the state the doctor reads) is what it had heard by then,
-		// whatever the size of the blocks written.
 		l.clean = l.cond.Process(l.clean[:0], x[:k])
 		chunk := l.clean
 		l.hist.append(chunk)
