@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/tableref/tableref/audio/gesture"
-	"github.com/tableref/tableref/audio/internal/level"
 	"github.com/tableref/tableref/audio/voice"
 )
 
@@ -94,10 +93,7 @@ func (w *wordWatch) word(end int64, rate int) bool {
 	end = min(end, w.on+int64(WordWatch*float64(rate)))
 	burst := int64(WordBurst * float64(rate))
 	nb := int((burst + w.blk - 1) / w.blk)
-	last := int((end - w.on) / w.blk) // blocks wholly before end
-	if last > len(w.blocks) {
-		last = len(w.blocks)
-	}
+	last := min(int((end-w.on)/w.blk), len(w.blocks)) // blocks wholly before end
 	if last <= nb {
 		return false
 	}
@@ -109,7 +105,7 @@ func (w *wordWatch) word(end int64, rate int) bool {
 	for _, e := range w.blocks[nb:last] {
 		later = math.Max(later, e)
 	}
-	if first <= 0 || level.DB(later) < level.DB(first) {
+	if first <= 0 || later < first {
 		return false
 	}
 	voiced, early := 0, false
