@@ -1,5 +1,7 @@
 package audio
 
+import "slices"
+
 // grouper gathers gestures into codes.
 //
 // A code is a run of gestures with no silence of gap samples between them.
@@ -39,11 +41,8 @@ func (g *grouper) add(at int64, letter byte) {
 
 // remove forgets the gesture heard at sample at, if it is still pending.
 func (g *grouper) remove(at int64) {
-	for i, x := range g.gestures {
-		if x.at == at {
-			g.gestures = append(g.gestures[:i], g.gestures[i+1:]...)
-			return
-		}
+	if i := slices.IndexFunc(g.gestures, func(x gest) bool { return x.at == at }); i >= 0 {
+		g.gestures = slices.Delete(g.gestures, i, i+1)
 	}
 }
 

@@ -110,7 +110,7 @@ func runListen(e *env, args []string) error {
 			return err
 		}
 		if ok, _ := chk.verdict(); !ok {
-			return fmt.Errorf("the microphone check failed: heard %q, asked for %q", string(chk.heard), micCheckWant)
+			return fmt.Errorf("the microphone check failed: heard %q, asked for %q", chk.heard.String(), micCheckWant)
 		}
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/tableref/tableref/audio"
@@ -26,9 +27,8 @@ type checkPrinter struct {
 	json     bool
 	live     bool
 	rate     int
-	heard    []byte
-	times    []float64 // of each gesture heard
-	last     float64   // time of the last gesture
+	heard    checkGestures
+	last     float64 // time of the last gesture
 	problems []audio.MicProblem
 	told     map[string]bool
 }
@@ -61,22 +61,14 @@ func (p *checkPrinter) event(ev audio.Event) {
 		if !e.Kind.IsGesture() {
 			return
 		}
-		p.heard = append(p.heard, e.Kind.Letter())
-		p.times = append(p.times, e.Time)
+		p.heard.add(e.Kind.Letter(), e.Time)
 		p.last = e.Time
 		if !p.json {
 			fmt.Fprintf(p.w, "  heard a %s\n", e.Kind)
 		}
 	case *audio.Retract:
-		for i, t := range p.times {
-			if t == e.Time {
-				p.heard = append(p.heard[:i], p.heard[i+1:]...)
-				p.times = append(p.times[:i], p.times[i+1:]...)
-				if !p.json {
-					fmt.Fprintf(p.w, "  (that %s was a word, not counted)\n", e.Kind)
-				}
-				break
-			}
+		if p.heard.retract(e.Time) && !p.json {
+			fmt.Fprintf(p.w, "  (that %s was a word, not counted)\n", e.Kind)
 		}
 	case *audio.Mic:
 		p.problems = e.Problems
@@ -98,12 +90,39 @@ func (p *checkPrinter) event(ev audio.Event) {
 	}
 }
 
+// checkGestures is what a microphone check has heard: a letter per gesture
+// (C a clap, B a bang) with its input time, so that a gesture taken back
+// (the start of a word) can leave it.
+type checkGestures struct {
+	letters []byte
+	times   []float64
+}
+
+func (g *checkGestures) add(letter byte, t float64) {
+	g.letters = append(g.letters, letter)
+	g.times = append(g.times, t)
+}
+
+// retract forgets the gesture heard at input time t and reports whether
+// there was one.
+func (g *checkGestures) retract(t float64) bool {
+	i := slices.Index(g.times, t)
+	if i < 0 {
+		return false
+	}
+	g.letters = slices.Delete(g.letters, i, i+1)
+	g.times = slices.Delete(g.times, i, i+1)
+	return true
+}
+
+func (g *checkGestures) String() string { return string(g.letters) }
+
 // finished reports whether the check has what it needs at position pos
 // (samples heard): four gestures and a moment after them, or, live, the
 // time it waits.
 func (p *checkPrinter) finished(pos int64) bool {
 	t := float64(pos) / float64(max(p.rate, 1))
-	if micCheckHeard(len(p.heard), t-p.last) {
+	if micCheckHeard(len(p.heard.letters), t-p.last) {
 		return true
 	}
 	return p.live && t >= micCheckSeconds
@@ -117,7 +136,7 @@ func micCheckHeard(n int, sinceLast float64) bool {
 }
 
 // verdict says how the check went.
-func (p *checkPrinter) verdict() (ok bool, say string) { return micVerdict(string(p.heard)) }
+func (p *checkPrinter) verdict() (ok bool, say string) { return micVerdict(p.heard.String()) }
 
 // micVerdict says how a check that heard heard ("CCBB": C a clap, B a bang)
 // went, and what to do about it.
@@ -149,7 +168,7 @@ func micVerdict(heard string) (ok bool, say string) {
 func (p *checkPrinter) end(samples int64, rate int) {
 	ok, say := p.verdict()
 	if p.json {
-		j := jsonCheck{Event: "check", OK: ok, Heard: string(p.heard), Want: micCheckWant, Say: say, Problems: []jsonProblem{}}
+		j := jsonCheck{Event: "check", OK: ok, Heard: p.heard.String(), Want: micCheckWant, Say: say, Problems: []jsonProblem{}}
 		for _, q := range p.problems {
 			j.Problems = append(j.Problems, jsonProblem(q))
 		}

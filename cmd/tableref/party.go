@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -198,11 +199,8 @@ func (p *party) heard(ev hearing.Event) {
 	case "clap", "bang":
 		p.gestures = append(p.gestures, heardGesture{ev.Kind, ev.T})
 	case "retract":
-		for i := len(p.gestures) - 1; i >= 0; i-- {
-			if p.gestures[i].T == ev.T {
-				p.gestures = append(p.gestures[:i], p.gestures[i+1:]...)
-				break
-			}
+		if i := slices.IndexFunc(p.gestures, func(g heardGesture) bool { return g.T == ev.T }); i >= 0 {
+			p.gestures = slices.Delete(p.gestures, i, i+1)
 		}
 	case "code":
 		p.gestures = nil

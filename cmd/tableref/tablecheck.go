@@ -24,9 +24,9 @@ type tableCheck struct {
 	Left     float64            `json:"left"`     // seconds left to make the gestures (while listening)
 	Problems []audio.MicProblem `json:"problems"` // what was wrong with the input when it ended
 	room     string
-	ends     time.Time // when it gives up waiting
-	last     time.Time // when the last gesture was heard
-	times    []float64 // the input time of each gesture in Heard
+	ends     time.Time     // when it gives up waiting
+	last     time.Time     // when the last gesture was heard
+	gestures checkGestures // what Heard spells, with each gesture's input time
 	// The code the check's gestures make is heard DefaultGap seconds after
 	// the last of them, when the check may be over: it is nobody's move.
 	swallow time.Time // codes heard before this are the check's
@@ -71,17 +71,12 @@ func (p *party) checkingLocked() bool {
 func (p *party) checkHeardLocked(kind string, t float64) {
 	c := p.check
 	if kind == "retract" {
-		for i, x := range c.times {
-			if x == t {
-				c.Heard = c.Heard[:i] + c.Heard[i+1:]
-				c.times = append(c.times[:i], c.times[i+1:]...)
-				return
-			}
-		}
+		c.gestures.retract(t)
+		c.Heard = c.gestures.String()
 		return
 	}
-	c.times = append(c.times, t)
-	c.Heard += string(gesture.Kind(kind).Letter())
+	c.gestures.add(gesture.Kind(kind).Letter(), t)
+	c.Heard = c.gestures.String()
 	c.last = p.clock()
 	c.swallow = c.last.Add(time.Duration((audio.DefaultGap + 1) * float64(time.Second)))
 }

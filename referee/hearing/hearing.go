@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -246,15 +247,14 @@ func (e *Ears) listen(in Input) error {
 				e.emit(Event{Kind: string(v.Kind), T: at(v.Time), Wall: clock.wall(v.Time)})
 			}
 		case *audio.Retract:
-			for i := len(pending) - 1; i >= 0; i-- {
-				if pending[i].t == v.Time {
-					masked := pending[i].masked
-					pending = append(pending[:i], pending[i+1:]...)
-					if !masked {
-						e.emit(Event{Kind: "retract", T: at(v.Time), Wall: clock.wall(v.Time)})
-					}
-					break
-				}
+			i := slices.IndexFunc(pending, func(g heardGesture) bool { return g.t == v.Time })
+			if i < 0 {
+				return
+			}
+			masked := pending[i].masked
+			pending = slices.Delete(pending, i, i+1)
+			if !masked {
+				e.emit(Event{Kind: "retract", T: at(v.Time), Wall: clock.wall(v.Time)})
 			}
 		case *audio.Code:
 			ev := Event{Kind: "code", T: atSample(v.Emitted), Start: at(v.Start), End: at(v.End), Bangs: v.Bangs, Claps: v.Claps, Order: v.Order, Wall: clock.wall(v.Start)}
