@@ -3,6 +3,7 @@ module github.com/tableref/tableref
 go 1.26
 
 require (
+	github.com/argusdusty/gofft v1.2.1
 	github.com/chromedp/cdproto v0.159.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/fasthttp/websocket v1.5.12

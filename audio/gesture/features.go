@@ -12,7 +12,7 @@ import (
 	"math"
 
 	"github.com/tableref/tableref/audio/internal/level"
-	"gonum.org/v1/gonum/dsp/fourier"
+	"github.com/tableref/tableref/audio/internal/rfft"
 )
 
 // MinRise is the least rise, in dB, of a sound that may be a gesture: of its
@@ -79,7 +79,7 @@ const VoicedSeconds = 0.3
 // Analyzer computes Features; it keeps its FFT and buffers between calls. The
 // zero value is ready to use.
 type Analyzer struct {
-	fft  *fourier.FFT
+	fft  *rfft.FFT
 	n    int
 	buf  []float64
 	coef []complex128
@@ -221,7 +221,7 @@ func (a *Analyzer) spectrum(w, before []float64, rate int, f *Features) {
 		n *= 2
 	}
 	if a.n != n {
-		a.fft, a.n = fourier.NewFFT(n), n
+		a.fft, a.n = rfft.New(n), n
 		a.buf = make([]float64, n)
 		a.coef = make([]complex128, n/2+1)
 		a.pow = make([]complex128, n/2+1)

@@ -8,7 +8,7 @@ package onset
 import (
 	"math"
 
-	"gonum.org/v1/gonum/dsp/fourier"
+	"github.com/tableref/tableref/audio/internal/rfft"
 )
 
 // STFT turns a stream of samples into power spectra of Hann-windowed frames of
@@ -22,7 +22,7 @@ type STFT struct {
 	filled int       // samples in ring (< N only at the start)
 	since  int       // samples pushed since the last frame
 	frame  []float64
-	fft    *fourier.FFT
+	fft    *rfft.FFT
 	coeffs []complex128
 	power  []float64
 	frames int64
@@ -39,7 +39,7 @@ func NewSTFT(n, hop int) *STFT {
 		win:    make([]float64, n),
 		ring:   make([]float64, n),
 		frame:  make([]float64, n),
-		fft:    fourier.NewFFT(n),
+		fft:    rfft.New(n),
 		coeffs: make([]complex128, n/2+1),
 		power:  make([]float64, n/2+1),
 	}

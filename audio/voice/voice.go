@@ -10,7 +10,7 @@ import (
 
 	"github.com/tableref/tableref/audio/internal/decimate"
 	"github.com/tableref/tableref/audio/internal/level"
-	"gonum.org/v1/gonum/dsp/fourier"
+	"github.com/tableref/tableref/audio/internal/rfft"
 )
 
 // Analysis parameters.
@@ -46,7 +46,7 @@ type Analyzer struct {
 	pending []float64 // decimated samples not yet shifted into win
 	taper   []float64
 	corr    []float64 // the taper's own normalised autocorrelation by lag
-	fft     *fourier.FFT
+	fft     *rfft.FFT
 	buf     []float64
 	coef    []complex128
 	acf     []float64
@@ -80,7 +80,7 @@ func NewAnalyzer(rate int) *Analyzer {
 		win:    make([]float64, n),
 		hop:    int(math.Round(HopSeconds * ar)),
 		taper:  make([]float64, n),
-		fft:    fourier.NewFFT(size),
+		fft:    rfft.New(size),
 		buf:    make([]float64, size),
 		coef:   make([]complex128, size/2+1),
 		acf:    make([]float64, size),
