@@ -63,6 +63,15 @@ const MinTalk = 0.35
 // voice.
 const TalkCutBefore = 0.15
 
+// TalkUnderGestureDB is how far, in dB, the talk's loudest moment (a 40 ms
+// window's level) may lie under a gesture's peak (its loudest millisecond)
+// for the talk to end the gesture's code or take the gesture for a word's
+// first burst. Only talk about as loud as the hands is the table talking
+// over its code (a shouted guess, a word starting through a closing noise
+// gate); the chatter of a party room lies 20-40 dB under the gestures, and
+// when it counted, it cut codes in two and swallowed their gestures.
+const TalkUnderGestureDB = 6.0
+
 // MinGestureDB is the least peak level, in dBFS, of a gesture: a hand on
 // the table or a clap near the microphone is far louder (the quietest in
 // our recordings are about -35 dBFS).
@@ -236,10 +245,14 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	l.codes.current = -1
 	l.codes.minTalk = int64(MinTalk * float64(rate))
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
+	l.codes.quietBy = TalkUnderGestureDB
 	l.voices = voice.NewDetector(rate)
 	l.voiced.keep = int64(gesture.VoicedSeconds * float64(rate))
 	l.word = newWordWatch(rate)
 	l.onFrame = func(f voice.Frame, v bool) {
+		if v {
+			l.codes.voiced(f.End, f.Level)
+		}
 		l.voiced.add(f, v)
 		l.word.voiceFrame(f, v)
 	}
@@ -446,7 +459,7 @@ func (l *Listener) decide() {
 	l.emit(o)
 	if o.Kind.IsGesture() {
 		l.endWatch(o.Sample)
-		l.codes.add(o.Sample, o.Kind.Letter())
+		l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
 	}

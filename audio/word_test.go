@@ -118,3 +118,39 @@ func TestAHandsSoundIsNotAWord(t *testing.T) {
 	}
 	assert.Empty(t, back, "no hand's sound is taken back")
 }
+
+// TestTheRoomsChatterNeitherEndsNorTakesACode: a code banged while the room
+// chats far under the bangs is heard whole; the same code with a player
+// talking as loud as the bangs in its middle is cut there: the talk ends the
+// code, and a soft knock heard in the talk counts for no code.
+func TestTheRoomsChatterNeitherEndsNorTakesACode(t *testing.T) {
+	const rate = 16000
+	bangs := []float64{0.5, 0.9, 1.7, 2.1}
+	run := func(voiceAmp float64) []*audio.Code {
+		rng := rand.New(rand.NewPCG(9, 10))
+		x := roomNoise(rng, 5*rate, 0.001)
+		for _, b := range bangs {
+			amp := 0.4
+			if b == 1.7 {
+				amp = 0.1 // the soft one, during the voices
+			}
+			burst(x, rate, rng, b, amp)
+		}
+		vowel(x, rate, 1.2, 1.9, 140, voiceAmp) // voices for 0.7 s
+		_, _, codes := wordRun(t, x, rate, bangs...)
+		for _, c := range codes {
+			t.Logf("voices at %g: code %.2f-%.2f %s", voiceAmp, c.Start, c.End, c.Order)
+		}
+		return codes
+	}
+	chatter := run(0.003) // about 35 dB under the bangs' peaks
+	require.Len(t, chatter, 1, "the room's chatter does not split the code")
+	assert.Equal(t, 4, chatter[0].Bangs, "nor does it take a bang")
+
+	talk := run(0.2) // as loud as the bangs
+	require.Len(t, talk, 2)
+	assert.Equal(t, "BB", talk[0].Order, "talk as loud as the bangs ends the code")
+	assert.InDelta(t, 0.9, talk[0].End, 0.01)
+	assert.Equal(t, "B", talk[1].Order, "the knock heard in the talk counts for no code")
+	assert.InDelta(t, 2.1, talk[1].Start, 0.01)
+}
