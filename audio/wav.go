@@ -7,12 +7,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"sync"
 
 	goaudio "github.com/go-audio/audio"
 	"github.com/go-audio/wav"
-
-	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
 // WAVInfo describes a WAV file's stored format.
@@ -52,14 +49,11 @@ type WAV struct {
 	have    int               // decoded samples in buf
 	left    int64             // frames not yet returned
 	scale   float64
-	mix     *mixdown.Mixer
+	mix     *Mixdown
 	monoBuf []float64 // mixed samples
 	mono    []float64 // the part of monoBuf not yet returned
 	flushed bool      // the mixer has given up what it held
 	err     error     // sticky error
-
-	chMu    sync.Mutex
-	chState []ChannelState // what the mixer found, as of the last Read
 }
 
 // MinSampleRate and MaxSampleRate bound the rates tableref accepts.
@@ -107,7 +101,7 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 		info: WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Float: lay.float, Frames: lay.frames},
 		left: lay.frames,
 		buf:  make([]float64, 2048*lay.channels),
-		mix:  mixdown.New(lay.channels, lay.rate),
+		mix:  NewMixdown(lay.channels, lay.rate),
 	}
 	if lay.float {
 		w.floats = data
@@ -127,11 +121,7 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 // Channels reports what mixing the file's channels down found about each,
 // as of the last Read (nil for a mono file), for Config.Channels. It may be
 // called from another goroutine than Read (the file may be read ahead).
-func (w *WAV) Channels() []ChannelState {
-	w.chMu.Lock()
-	defer w.chMu.Unlock()
-	return append([]ChannelState(nil), w.chState...)
-}
+func (w *WAV) Channels() []ChannelState { return w.mix.Channels() }
 
 // Info returns the stored format.
 func (w *WAV) Info() WAVInfo { return w.info }
@@ -176,17 +166,8 @@ func (w *WAV) Read(dst []float64) (int, error) {
 		// The mixer may hold the first frame of a sound back to its end,
 		// so mono samples do not come out one for one: they queue in mono.
 		k := min(int64((w.have-w.off)/ch), int64(len(dst)-n), w.left)
-		w.monoBuf = mixdown.Mix(w.mix, w.monoBuf[:0], w.buf[w.off:w.off+int(k)*ch])
+		w.monoBuf = Mix(w.mix, w.monoBuf[:0], w.buf[w.off:w.off+int(k)*ch])
 		w.mono = w.monoBuf
-		if ch > 1 {
-			st := w.mix.State()
-			w.chMu.Lock()
-			w.chState = w.chState[:0]
-			for _, c := range st.Channels {
-				w.chState = append(w.chState, ChannelState{Level: c.Level, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
-			}
-			w.chMu.Unlock()
-		}
 		w.off += int(k) * ch
 		w.left -= k
 	}

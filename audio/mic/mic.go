@@ -33,7 +33,6 @@ import (
 	"github.com/gordonklaus/portaudio"
 
 	"github.com/tableref/tableref/audio"
-	"github.com/tableref/tableref/audio/internal/mixdown"
 )
 
 // DefaultFramesPerBuffer is the PortAudio buffer size used when
@@ -64,7 +63,7 @@ type Mic struct {
 	name     string
 	rate     int
 	channels int            // channels delivered by PortAudio, mixed down to mono
-	mix      *mixdown.Mixer // by the reader goroutine only
+	mix      *audio.Mixdown // mixes on the reader goroutine
 	fpb      int
 	latency  time.Duration
 
@@ -75,9 +74,6 @@ type Mic struct {
 	err    error          // why, set before failed is closed
 
 	overflows atomic.Int64
-
-	chMu    sync.Mutex
-	chState []audio.ChannelState // what the mixer found, after the last buffer
 
 	readMu sync.Mutex
 	cur    []float64 // unread rest of the buffer Read is working through
@@ -320,7 +316,7 @@ func newMic(name string, rate, channels, fpb int) *Mic {
 		name:     name,
 		rate:     rate,
 		channels: channels,
-		mix:      mixdown.New(channels, rate),
+		mix:      audio.NewMixdown(channels, rate),
 		fpb:      fpb,
 		full:     make(chan []float64, depth),
 		free:     make(chan []float64, depth),
@@ -353,18 +349,7 @@ func (m *Mic) run() {
 
 // Channels reports what mixing the input's channels down found about each
 // (nil for a mono input), for audio.Config.Channels.
-func (m *Mic) Channels() []audio.ChannelState {
-	m.chMu.Lock()
-	defer m.chMu.Unlock()
-	return append([]audio.ChannelState(nil), m.chState...)
-}
-
-func channelStates(dst []audio.ChannelState, st mixdown.State) []audio.ChannelState {
-	for _, c := range st.Channels {
-		dst = append(dst, audio.ChannelState{Level: c.Level, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
-	}
-	return dst
-}
+func (m *Mic) Channels() []audio.ChannelState { return m.mix.Channels() }
 
 // deliver queues one buffer of interleaved samples as mono. It never blocks.
 func (m *Mic) deliver(in []float32, overflowed bool) {
@@ -377,13 +362,7 @@ func (m *Mic) deliver(in []float32, overflowed bool) {
 	default:
 		buf = make([]float64, 0, m.fpb)
 	}
-	buf = mixdown.Mix(m.mix, buf[:0], in)
-	if m.channels > 1 {
-		st := m.mix.State()
-		m.chMu.Lock()
-		m.chState = channelStates(m.chState[:0], st)
-		m.chMu.Unlock()
-	}
+	buf = audio.Mix(m.mix, buf[:0], in)
 	if len(buf) == 0 { // the mixer holds the start of the first sound
 		m.recycle(buf)
 		return
