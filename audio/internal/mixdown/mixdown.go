@@ -13,11 +13,15 @@
 //   - a channel whose samples run against the loudest one's (correlation
 //     at or below -Related) is turned over before it is added (inverted).
 //
-//   - a live channel that barely correlates with the loudest (correlation
-//     between -Related and Together: delayed against it, or a different
-//     microphone) is
-//     left out (apart): the loudest channel is picked rather than averaged
-//     with a shifted copy of itself, which would comb filter it.
+//   - a live channel that does not line up with the loudest is left out
+//     (apart): the loudest channel is picked rather than averaged with a
+//     shifted copy of itself, which would comb filter it. A channel does
+//     not line up when it barely correlates with the loudest (correlation
+//     between -Related and Together: delayed by more than a moment, or a
+//     different microphone), or when it correlates better shifted by one
+//     sample either way than as it stands (delayed by a little: a pair a
+//     few centimetres apart, or half a millisecond, still correlates well,
+//     but its average notches out the kilohertz that tell a clap).
 //
 // The channels left are then averaged. What the Mixer
 // decided is available from State, for telling the user about the
@@ -48,6 +52,10 @@ const (
 	// two do not line up (one is delayed, or they are different
 	// microphones), and it is left out.
 	Together = 0.5
+	// LagSlack is how much better, in correlation, the channel must line
+	// up with the loudest when shifted by one sample than as it stands to
+	// be taken for delayed.
+	LagSlack = 0.01
 	// Memory is the time constant of the statistics, in seconds.
 	Memory = 2.0
 	// FrameSeconds is how often the mix is reconsidered.
@@ -78,6 +86,9 @@ type Mixer struct {
 	decay   float64
 	energy  []float64 // decayed sums of squares, per channel
 	cross   []float64 // decayed sums of x[a]*x[b], a < b, row by row
+	early   []float64 // the same of x[a]*x[b] one sample earlier
+	late    []float64 // the same of x[a] one sample earlier * x[b]
+	last    []float64 // the previous frame's samples
 	ref     int       // the loudest channel, decided at the last boundary
 	weight  []float64 // the mix in force
 	prev    []float64 // the mix before it, faded out over the frame
@@ -99,6 +110,9 @@ func New(channels, rate int) *Mixer {
 		decay:  math.Exp(-float64(frame) / (Memory * float64(rate))),
 		energy: make([]float64, channels),
 		cross:  make([]float64, channels*(channels-1)/2),
+		early:  make([]float64, channels*(channels-1)/2),
+		late:   make([]float64, channels*(channels-1)/2),
+		last:   make([]float64, channels),
 		weight: make([]float64, channels),
 		prev:   make([]float64, channels),
 		flip:   make([]bool, channels),
@@ -140,10 +154,16 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 			f := float64(v)
 			quiet = quiet && f*f == 0 // adds no energy (a tiny float too): nothing to judge by
 			m.energy[a] += f * f
-			for _, u := range x[a+1:] {
-				m.cross[k] += f * float64(u)
+			for b, u := range x[a+1:] {
+				g := float64(u)
+				m.cross[k] += f * g
+				m.early[k] += f * m.last[a+1+b]
+				m.late[k] += m.last[a] * g
 				k++
 			}
+		}
+		for a, v := range x {
+			m.last[a] = float64(v)
 		}
 		switch {
 		case !m.started && len(m.held) == 0 && quiet:
@@ -242,11 +262,14 @@ func (m *Mixer) decide() {
 		e := m.energy[c]
 		ch.Level = level.DB(e / (float64(m.frame) / (1 - m.decay)))
 		ch.Dead = c != ref && e < eRef*math.Pow(10, -DeadBelow/10)
-		corr := 1.0
+		corr, shifted := 1.0, 0.0
 		if c != ref {
 			corr = 0
 			if e > 0 {
-				corr = m.pair(c, ref) / math.Sqrt(e*eRef)
+				k := m.index(c, ref)
+				norm := math.Sqrt(e * eRef)
+				corr = m.cross[k] / norm
+				shifted = math.Max(m.early[k], m.late[k]) / norm
 			}
 		}
 		ch.Correlation = corr
@@ -256,8 +279,14 @@ func (m *Mixer) decide() {
 		ch.Inverted = m.flip[c]
 		// a live channel that does not line up with the loudest (delayed,
 		// or another microphone) is left out: averaged in, it would comb
-		// filter the sound; out at Together, back in above Together+0.1
-		ch.Apart = c != ref && !ch.Dead && !m.flip[c] && (corr < Together || ch.Apart && corr < Together+0.1)
+		// filter the sound; out at Together, back in above Together+0.1;
+		// out when a sample's shift lines it up better by LagSlack, back in
+		// once the shift no longer does
+		apart := corr < Together || shifted > corr+LagSlack
+		if ch.Apart {
+			apart = corr < Together+0.1 || shifted > corr
+		}
+		ch.Apart = c != ref && !ch.Dead && !m.flip[c] && apart
 		switch {
 		case ch.Apart:
 			w[c] = 0
@@ -289,13 +318,13 @@ func (m *Mixer) decide() {
 	}
 }
 
-// pair is the decayed sum of x[a]*x[b] for a != b.
-func (m *Mixer) pair(a, b int) float64 {
+// index is where the pair a, b (a != b) is kept in cross, early and late.
+func (m *Mixer) index(a, b int) int {
 	if a > b {
 		a, b = b, a
 	}
 	// rows 0..a-1 hold n-1, n-2, ... pairs
-	return m.cross[a*(2*m.n-a-1)/2+(b-a-1)]
+	return a*(2*m.n-a-1)/2 + (b - a - 1)
 }
 
 func (m *Mixer) decayAll() {
@@ -304,6 +333,8 @@ func (m *Mixer) decayAll() {
 	}
 	for k := range m.cross {
 		m.cross[k] *= m.decay
+		m.early[k] *= m.decay
+		m.late[k] *= m.decay
 	}
 }
 
