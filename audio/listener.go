@@ -184,6 +184,7 @@ type Listener struct {
 	scratch  []float64
 	judged   []float64 // the samples around an onset, as judged
 	noise    uint64    // state of the noise that stands in for digital silence
+	reverb   reverbWatch
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -218,14 +219,16 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if cfg.Threshold <= 0 {
 		cfg.Threshold = DefaultThreshold
 	}
+	var l *Listener
 	shipped := cfg.Judge == nil
 	if shipped {
-		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind { return gesture.Classify(f) }
+		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind { return gesture.ClassifyWith(f, l.reverb.margin()) }
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
 	arate := rate / dec.Factor
 	n, hop := onset.FrameSizes(arate)
-	l := &Listener{
+	l = &Listener{
+		reverb:   reverbWatch{on: -1},
 		rate:     rate,
 		cfg:      cfg,
 		emit:     emit,
@@ -385,6 +388,9 @@ func (l *Listener) settle() {
 	if l.word.on >= 0 && l.pos >= l.word.dueAt(l.rate) {
 		l.endWatch(l.pos)
 	}
+	if r := &l.reverb; r.on >= 0 && l.pos >= r.dueAt(l.rate) {
+		r.measure(l.hist.slice(r.on, r.dueAt(l.rate)), l.rate, l.room.floor)
+	}
 	l.codes.tick(l.voices.LastVoiced())
 	var hold int64 = -1
 	if l.pending != nil {
@@ -462,6 +468,7 @@ func (l *Listener) decide() {
 		l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
+		l.reverb.start(o.Sample)
 	}
 }
 

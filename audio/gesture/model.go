@@ -94,16 +94,24 @@ func Classify(f Features) Kind {
 	return model.Classify(f)
 }
 
+// ClassifyWith names an onset with the shipped network, asking a clap or
+// bang to be margin more likely than "other" instead of Margin.
+func ClassifyWith(f Features, margin float64) Kind {
+	return model.classify(f, margin)
+}
+
 // Classify names an onset with e.
-func (e Ensemble) Classify(f Features) Kind {
+func (e Ensemble) Classify(f Features) Kind { return e.classify(f, Margin) }
+
+func (e Ensemble) classify(f Features, margin float64) Kind {
 	if !f.Considered() || len(e) == 0 {
 		return Other
 	}
 	p := e.Probs(f.Vector())
 	switch {
-	case p[0] >= p[1] && p[0] >= p[2]+Margin:
+	case p[0] >= p[1] && p[0] >= p[2]+margin:
 		return Clap
-	case p[1] > p[0] && p[1] >= p[2]+Margin:
+	case p[1] > p[0] && p[1] >= p[2]+margin:
 		return Bang
 	}
 	return Other
