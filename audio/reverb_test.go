@@ -38,34 +38,33 @@ func hit(rng *rand.Rand, rate int, amp, rt60 float64) []float64 {
 	return x
 }
 
-func TestADryRoomKeepsTheFullMargin(t *testing.T) {
-	const rate = 16000
-	rng := rand.New(rand.NewPCG(1, 2))
-	r := reverbWatch{on: -1}
-	for range 5 {
-		r.measure(hit(rng, rate, 0.3, 0), rate, -60)
+// hear lets r measure n hits of amplitude 0.3 in a room of rt60 seconds
+// (0: dry) at 16 kHz.
+func hear(r *reverbWatch, rng *rand.Rand, n int, rt60 float64) {
+	for range n {
+		r.measure(hit(rng, 16000, 0.3, rt60), 16000, -60)
 	}
+}
+
+func TestADryRoomKeepsTheFullMargin(t *testing.T) {
+	r := reverbWatch{on: -1}
+	hear(&r, rand.New(rand.NewPCG(1, 2)), 5, 0)
 	assert.InDelta(t, gesture.Margin, r.margin(), 1e-9)
 }
 
 func TestAReverberantRoomLowersTheMargin(t *testing.T) {
-	const rate = 16000
 	rng := rand.New(rand.NewPCG(3, 4))
 	r := reverbWatch{on: -1}
-	r.measure(hit(rng, rate, 0.3, 1.0), rate, -60)
+	hear(&r, rng, 1, 1.0)
 	assert.Less(t, r.margin(), gesture.Margin/2, "one hit in a hard-walled hall (RT60 1 s) tells it: drops %v", r.drops)
-	for range 3 {
-		r.measure(hit(rng, rate, 0.3, 1.0), rate, -60)
-	}
+	hear(&r, rng, 3, 1.0)
 	assert.InDelta(t, 0, r.margin(), 1e-9, "drops %v", r.drops)
 
 	// the room is the median of the last hits: one dry-sounding hit does
 	// not undo it, a run of them does
-	r.measure(hit(rng, rate, 0.3, 0), rate, -60)
+	hear(&r, rng, 1, 0)
 	assert.InDelta(t, 0, r.margin(), 1e-9)
-	for range ReverbGestures {
-		r.measure(hit(rng, rate, 0.3, 0), rate, -60)
-	}
+	hear(&r, rng, ReverbGestures, 0)
 	assert.InDelta(t, gesture.Margin, r.margin(), 1e-9)
 }
 
