@@ -28,12 +28,12 @@ type grouper struct {
 	cutBefore int64
 	quietBy   float64
 
-	gestures []gest // heard, not yet emitted, in time order
-	talks    []span // confirmed talk that may touch pending gestures
-	talking  bool   // voices are active now
-	start    int64  // where the current voices began
-	current  int    // index in talks of the current voices once confirmed, else -1
-	loud     float64
+	gestures []gest      // heard, not yet emitted, in time order
+	talks    []span      // confirmed talk that may touch pending gestures
+	talking  bool        // voices are active now
+	start    int64       // where the current voices began
+	current  int         // index in talks of the current voices once confirmed, else -1
+	loud     float64     // the current voices' loudest voiced frame so far, dBFS
 	frames   []loudFrame // the latest voiced frames, for the start of the next voices
 }
 

@@ -86,9 +86,9 @@ type Mixer struct {
 	decay   float64
 	energy  []float64 // decayed sums of squares, per channel
 	cross   []float64 // decayed sums of x[a]*x[b], a < b, row by row
-	early   []float64 // the same of x[a]*x[b] one sample earlier
-	late    []float64 // the same of x[a] one sample earlier * x[b]
-	last    []float64 // the previous frame's samples
+	early   []float64 // the same of x[a] times x[b] one sample earlier
+	late    []float64 // the same of x[a] one sample earlier times x[b]
+	last    []float64 // each channel's previous sample
 	ref     int       // the loudest channel, decided at the last boundary
 	weight  []float64 // the mix in force
 	prev    []float64 // the mix before it, faded out over the frame
