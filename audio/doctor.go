@@ -3,6 +3,7 @@ package audio
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/tableref/tableref/audio/internal/condition"
@@ -40,10 +41,11 @@ const (
 // ChannelState is what a multi-channel source found about one channel while
 // mixing it down (see WAV.Channels and the microphone's).
 type ChannelState struct {
-	Level    float64 // dBFS, the last few seconds
-	Dead     bool    // far quieter than the loudest channel: left out
-	Inverted bool    // runs against the loudest channel: turned over
-	Apart    bool    // does not line up with the loudest channel: left out
+	Level     float64 // dBFS, the last few seconds
+	Reference bool    // the channel the others are judged against (the loudest, kept until another is clearly louder)
+	Dead      bool    // far quieter than the loudest channel: left out
+	Inverted  bool    // runs against the loudest channel: turned over
+	Apart     bool    // does not line up with the loudest channel: left out
 }
 
 // Diagnosis thresholds.
@@ -179,10 +181,14 @@ func (d *doctor) feed(t, peakDB float64, clipped int, s condition.State) *Mic {
 	}
 	if d.channels != nil && float64(d.fed)*d.span >= ChannelSettleSeconds {
 		ch := d.channels()
-		loud := -1
-		for i, c := range ch {
-			if !c.Dead && (loud < 0 || c.Level > ch[loud].Level) {
-				loud = i
+		// the others are named against the channel the source judged them
+		// by: two equal channels trade places by level from moment to moment
+		loud := slices.IndexFunc(ch, func(c ChannelState) bool { return c.Reference })
+		if loud < 0 { // a source that does not say: the loudest live channel
+			for i, c := range ch {
+				if !c.Dead && (loud < 0 || c.Level > ch[loud].Level) {
+					loud = i
+				}
 			}
 		}
 		for i, c := range ch {

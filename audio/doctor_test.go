@@ -131,3 +131,18 @@ func TestChannelProblemsComeFromTheSource(t *testing.T) {
 		assert.True(t, last[c.kind], "%s: %+v", c.kind, reports)
 	}
 }
+
+// TestAChannelIsNamedAgainstTheOneItWasJudgedBy: a copy of a channel has
+// the same level, and either may be a fraction of a decibel the louder at
+// a given moment; the message names the channel the mixer judged the other
+// by, never a channel against itself.
+func TestAChannelIsNamedAgainstTheOneItWasJudgedBy(t *testing.T) {
+	ch := []audio.ChannelState{{Level: -40.2, Reference: true}, {Level: -40, Inverted: true}}
+	reports, last := problems(t, docRoom(11, 4), audio.Config{Channels: func() []audio.ChannelState { return ch }})
+	require.True(t, last[audio.MicInverted], "%+v", reports)
+	for _, p := range reports[len(reports)-1].Problems {
+		if p.Kind == audio.MicInverted {
+			assert.Contains(t, p.Say, "Channel 2 is wired back to front against channel 1")
+		}
+	}
+}

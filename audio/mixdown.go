@@ -35,8 +35,8 @@ func Mix[T float32 | float64](m *Mixdown, dst []float64, in []T) []float64 {
 		st := m.mix.State()
 		m.mu.Lock()
 		m.states = m.states[:0]
-		for _, c := range st.Channels {
-			m.states = append(m.states, ChannelState{Level: c.Level, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
+		for i, c := range st.Channels {
+			m.states = append(m.states, ChannelState{Level: c.Level, Reference: i == st.Loudest, Dead: c.Dead, Inverted: c.Inverted, Apart: c.Apart})
 		}
 		m.mu.Unlock()
 	}
