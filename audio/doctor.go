@@ -36,6 +36,7 @@ const (
 	MicDead     = "dead-channel"
 	MicInverted = "inverted-channel"
 	MicApart    = "apart-channel"
+	MicNarrow   = "narrowband" // only the telephone band: a Bluetooth headset calling
 )
 
 // ChannelState is what a multi-channel source found about one channel while
@@ -141,9 +142,9 @@ func newDoctor(span float64, channels func() []ChannelState) doctor {
 }
 
 // feed takes one span's peak (dBFS) and clipped samples, with the
-// conditioner's state after it, and returns a report when the diagnosis
-// changed.
-func (d *doctor) feed(t, peakDB float64, clipped int, s condition.State) *Mic {
+// conditioner's state after it and whether the stream is heard as a
+// telephone line, and returns a report when the diagnosis changed.
+func (d *doctor) feed(t, peakDB float64, clipped int, s condition.State, narrow bool) *Mic {
 	d.peaks.add(peakDB)
 	d.clips.add(float64(clipped))
 	d.holes.add(float64(s.Holes))
@@ -178,6 +179,9 @@ func (d *doctor) feed(t, peakDB float64, clipped int, s condition.State) *Mic {
 	}
 	if s.HumLines > 0 {
 		add(MicHum, "Mains hum at %.0f Hz (%.0f dBFS); tableref removes it. A laptop charger or a ground loop causes it: running on battery may help.", s.HumHz, s.HumDB)
+	}
+	if narrow {
+		add(MicNarrow, "The microphone carries only the telephone band (nothing above 4 kHz), as a Bluetooth headset does during calls: claps and bangs are told apart less surely. A laptop's own microphone or a USB one hears them better.")
 	}
 	if d.channels != nil && float64(d.fed)*d.span >= ChannelSettleSeconds {
 		ch := d.channels()

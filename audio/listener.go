@@ -173,6 +173,8 @@ type Listener struct {
 	wasGest  bool      // whether it was judged a gesture
 	lastGest lastGesture
 	shipped  bool // the shipped classifier judges (Config.Judge was nil)
+	band     bandWatch
+	line     lineDown
 	codes    grouper
 	meter    meter
 	doc      doctor
@@ -222,7 +224,9 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	var l *Listener
 	shipped := cfg.Judge == nil
 	if shipped {
-		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind { return gesture.ClassifyWith(f, l.reverb.margin()) }
+		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
+			return gesture.Model(l.band.band).ClassifyWith(f, l.reverb.margin())
+		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
 	arate := rate / dec.Factor
@@ -244,6 +248,8 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 		first:    -1,
 		after:    int64(gesture.After * float64(rate)),
 	}
+	l.band = newBandWatch(rate, arate, n, hop)
+	l.line = newLineDown(rate)
 	l.codes.gap = int64(cfg.Gap * float64(rate))
 	l.codes.current = -1
 	l.codes.minTalk = int64(MinTalk * float64(rate))
@@ -333,6 +339,7 @@ func (l *Listener) Close() {
 
 // frame handles one STFT frame: frame f covers samples [f*hop, f*hop+N).
 func (l *Listener) frame(f int64, power []float64) {
+	l.band.frame(power)
 	peak, strength := l.pick.Next(l.flux.Next(power))
 	if !peak {
 		return
@@ -429,7 +436,16 @@ func (l *Listener) decide() {
 		l.fillSilence(l.judged[:len(pre)], roomDB)
 		seg = l.judged
 	}
-	feat := l.an.Measure(seg, int(p.on-from), l.rate)
+	var feat gesture.Features
+	if k := l.line.factor; k > 1 && l.band.band == gesture.Narrow {
+		// A telephone line the sound server resampled up: measured as the
+		// line itself sounds, at about 8 kHz, as the network for such
+		// lines was taught.
+		at := int(p.on - from)
+		feat = l.an.Measure(l.line.down(seg, at), at/k, l.rate/k)
+	} else {
+		feat = l.an.Measure(seg, int(p.on-from), l.rate)
+	}
 	feat.Above = feat.Level - l.room.floor
 	if holed {
 		feat.Above = feat.Level - roomDB // the same room it was judged against
@@ -437,7 +453,7 @@ func (l *Listener) decide() {
 	feat.Voiced = l.voiced.share(p.on)
 	kind := l.cfg.Judge(p.on, feat)
 	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang &&
-		gesture.Repeats(feat, float64(p.on-g.on)/float64(l.rate), g.level) {
+		gesture.Model(l.band.band).Repeats(feat, float64(p.on-g.on)/float64(l.rate), g.level) {
 		kind = gesture.Bang // another bang of a run, on the ringing of the last
 	}
 	if p.first && kind.IsGesture() && l.staysAt(p, feat.Level) {
@@ -681,7 +697,7 @@ func (m *meter) add(x []float64, pos int64, rate int, done func(*Level, int)) {
 // is diagnosed.
 func (l *Listener) span(lv *Level, clipped int) {
 	l.emit(lv)
-	if m := l.doc.feed(lv.Time, lv.Peak, clipped, l.cond.State()); m != nil {
+	if m := l.doc.feed(lv.Time, lv.Peak, clipped, l.cond.State(), l.band.band == gesture.Narrow); m != nil {
 		l.emit(m)
 	}
 }

@@ -89,7 +89,51 @@ func (e Ensemble) Probs(x []float64) [3]float64 {
 // sound the network hesitates over is not counted as a gesture.
 const Margin = 0.2
 
-// Classify names an onset from its features with the shipped network.
+// Band is how much of the spectrum a stream carries; it decides which
+// shipped network judges its sounds.
+type Band int
+
+const (
+	// Wide is a microphone heard in full (sampled at 16 kHz or more, and
+	// carrying sound above 4 kHz).
+	Wide Band = iota
+	// Narrow is a telephone line: nothing above 4 kHz, as from a Bluetooth
+	// headset's microphone (sampled at 8 kHz, perhaps resampled up by the
+	// sound server). A clap has lost its brightness there, and the network
+	// for it was trained on recordings heard that way.
+	Narrow
+)
+
+func (b Band) String() string {
+	if b == Narrow {
+		return "narrow"
+	}
+	return "wide"
+}
+
+// NarrowBelow is the sample rate, in Hz, under which a stream is Narrow
+// whatever it carries: it cannot carry much above 4-5 kHz.
+const NarrowBelow = 12000
+
+// BandOfRate is the band a stream sampled at rate is taken for until its
+// sound says otherwise.
+func BandOfRate(rate int) Band {
+	if rate < NarrowBelow {
+		return Narrow
+	}
+	return Wide
+}
+
+// Model is the shipped network for streams of band b.
+func Model(b Band) Ensemble {
+	if b == Narrow {
+		return narrowModel
+	}
+	return model
+}
+
+// Classify names an onset from its features with the shipped network (for a
+// microphone heard in full).
 func Classify(f Features) Kind {
 	return model.Classify(f)
 }
@@ -97,13 +141,15 @@ func Classify(f Features) Kind {
 // ClassifyWith names an onset with the shipped network, asking a clap or
 // bang to be margin more likely than "other" instead of Margin.
 func ClassifyWith(f Features, margin float64) Kind {
-	return model.classify(f, margin)
+	return model.ClassifyWith(f, margin)
 }
 
 // Classify names an onset with e.
-func (e Ensemble) Classify(f Features) Kind { return e.classify(f, Margin) }
+func (e Ensemble) Classify(f Features) Kind { return e.ClassifyWith(f, Margin) }
 
-func (e Ensemble) classify(f Features, margin float64) Kind {
+// ClassifyWith names an onset with e, asking a clap or bang to be margin
+// more likely than "other".
+func (e Ensemble) ClassifyWith(f Features, margin float64) Kind {
 	if !f.Considered() || len(e) == 0 {
 		return Other
 	}
@@ -130,13 +176,17 @@ const (
 	RepeatProb           = 0.1
 )
 
-// Repeats reports whether an onset judged Other, with features f, is another
-// bang after the one heard since seconds before it at level dBFS.
-func Repeats(f Features, since, level float64) bool {
+// Repeats reports whether an onset judged Other by the shipped network (for
+// a microphone heard in full), with features f, is another bang after the
+// one heard since seconds before it at level dBFS.
+func Repeats(f Features, since, level float64) bool { return model.Repeats(f, since, level) }
+
+// Repeats is the package's Repeats with e's judgement.
+func (e Ensemble) Repeats(f Features, since, level float64) bool {
 	if !f.Considered() || since < RepeatMin || since > RepeatMax || math.Abs(f.Level-level) > RepeatDB {
 		return false
 	}
-	p := model.Probs(f.Vector())
+	p := e.Probs(f.Vector())
 	return p[1] >= RepeatProb && p[1] > p[0]
 }
 

@@ -256,6 +256,13 @@ func conditions() []Condition {
 		c.Ch = gate(c.Ch, c.Rate, fastGate(math.Inf(-1)))
 		return c, nil
 	})
+	add("rate-8k-up", "rate-8k, then resampled up to 48 kHz (a Bluetooth headset's 8 kHz line, which the sound server hands on at its own rate)", func(c *Clip, _ *rand.Rand, _ *Env) (*Clip, error) {
+		c, err := toRate(c, 8000)
+		if err != nil {
+			return nil, err
+		}
+		return toRate(c, 48000)
+	})
 	add("zeros-first-hum", "1 s of exact zeros, then the recording with 50 Hz hum at −30 dBFS peak (the hum starts when the zeros end)", func(c *Clip, rng *rand.Rand, _ *Env) (*Clip, error) {
 		addHum(c, 50, -30, false, rng)
 		return insertZeros(c, []float64{0}, 1.0), nil

@@ -416,6 +416,20 @@ func TestReverbAndClip(t *testing.T) {
 	if lg.Rate != 8000 || len(lg.Ch[0]) != len(x)/2 {
 		t.Errorf("laptop-8k-gate: %d Hz, %d samples", lg.Rate, len(lg.Ch[0]))
 	}
+	// rate-8k-up: 48 kHz again, but a tone above 4 kHz is gone and one under
+	// it kept
+	hi, lo := sineAt(16000, rate, 6000, 0.5), sineAt(16000, rate, 1000, 0.5)
+	for i := range hi {
+		hi[i] += lo[i]
+	}
+	up := applyCond(t, "rate-8k-up", hi, rate, lab, nil)
+	if up.Rate != 48000 || len(up.Ch[0]) != len(hi)*48000/rate {
+		t.Fatalf("rate-8k-up: %d Hz, %d samples", up.Rate, len(up.Ch[0]))
+	}
+	got := up.Ch[0][4800 : len(up.Ch[0])-4800]
+	if p := peak(got); p < 0.45 || p > 0.55 {
+		t.Errorf("rate-8k-up: peak %g, want the 1 kHz tone alone (0.5)", p)
+	}
 }
 
 func TestWAVRoundTrip(t *testing.T) {

@@ -3,8 +3,9 @@
 //	train features -corpus DIR -out FILE.csv   run the Listener over a labelled corpus (format:
 //	                                           ../shared/corpus/README.md) and write every onset's
 //	                                           features with its true label
-//	train fit -out weights.go FILE.csv...      train the network ensemble on feature tables (.csv or .csv.gz)
-//	train eval FILE.csv...                     score the shipped network on feature tables
+//	train fit -out weights.go FILE.csv...      train the network ensemble on feature tables (.csv or .csv.gz);
+//	                                           -var narrowModel for the telephone line's
+//	train eval [-band narrow] FILE.csv...      score a shipped network on feature tables
 //
 // Training is deterministic: the same tables give the same weights.
 package main
@@ -97,6 +98,7 @@ func runFit(args []string) error {
 	s := learn.Shipped
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	out := fs.String("out", "", "Go file to write the weights to")
+	name := fs.String("var", "model", "the variable the weights are written as: model (a microphone heard in full) or narrowModel (a telephone line)")
 	fs.IntVar(&s.Members, "members", s.Members, "networks in the ensemble")
 	fs.IntVar(&s.Hidden, "hidden", s.Hidden, "hidden units")
 	fs.IntVar(&s.Epochs, "epochs", s.Epochs, "passes over the data")
@@ -126,7 +128,7 @@ func runFit(args []string) error {
 	for _, a := range fs.Args() {
 		names = append(names, filepath.Base(a))
 	}
-	learn.WriteGo(f, ens, names)
+	learn.WriteGo(f, *name, ens, names)
 	if err := f.Close(); err != nil {
 		return err
 	}
@@ -147,8 +149,18 @@ func runEval(args []string) error {
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	verbose := fs.Bool("v", false, "list every mistake")
 	dump := fs.String("probs", "", "also write every onset's label and the network's probabilities (clap, bang, other) to this CSV file")
+	bandName := fs.String("band", "wide", "the shipped network to score: wide (a microphone heard in full) or narrow (a telephone line)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	var model gesture.Ensemble
+	switch *bandName {
+	case "wide":
+		model = gesture.Model(gesture.Wide)
+	case "narrow":
+		model = gesture.Model(gesture.Narrow)
+	default:
+		return fmt.Errorf("-band is wide or narrow, not %q", *bandName)
 	}
 	var probs *csv.Writer
 	if *dump != "" {
@@ -166,16 +178,16 @@ func runEval(args []string) error {
 		if err != nil {
 			return err
 		}
-		report(os.Stdout, filepath.Base(p), nil, ex)
+		report(os.Stdout, filepath.Base(p), model, ex)
 		for _, e := range ex {
 			if probs != nil {
-				pr := gesture.ModelProbs(e.F)
-				probs.Write([]string{e.Name, e.Label, ff(pr[0]), ff(pr[1]), ff(pr[2]), string(gesture.Classify(e.F))})
+				pr := model.Probs(e.F.Vector())
+				probs.Write([]string{e.Name, e.Label, ff(pr[0]), ff(pr[1]), ff(pr[2]), string(model.Classify(e.F))})
 			}
 		}
 		if *verbose {
 			for _, e := range ex {
-				k := gesture.Classify(e.F)
+				k := model.Classify(e.F)
 				if want := table.Kind(e.Label); k != want && (want.IsGesture() || k.IsGesture()) {
 					fmt.Printf("  %s: %s heard as %s\n", e.Name, e.Label, k)
 				}
