@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/tableref/tableref/audio/gesture"
+	"github.com/tableref/tableref/audio/internal/decimate"
 )
 
 // A telephone line (a Bluetooth headset's microphone in its calling mode)
@@ -146,7 +147,7 @@ func (b *bandWatch) soundEnd() {
 // lineDown brings a segment of a stream down to about a telephone line's
 // own rate, 8 kHz, by an integer factor: every factor-th sample, low-passed
 // under the lower rate's Nyquist frequency by a symmetric windowed sinc (cut
-// at 0.45 of the lower rate), so that a line the sound server resampled up
+// at 0.45 of the lower rate, centred on each sample kept), so that a line the sound server resampled up
 // is measured as the line itself sounds (the features of a spectrum that is
 // empty above 4 kHz are not those of the line's own). The zero value, and a
 // stream at about 8 kHz already, have factor 1: nothing to do.
@@ -165,17 +166,7 @@ func newLineDown(rate int) lineDown {
 	if k == 1 {
 		return d
 	}
-	half := lineTaps * k
-	fc := 0.45 / float64(k)
-	d.fir = make([]float64, 2*half+1)
-	for i := range d.fir {
-		m := float64(i - half)
-		s := 2 * fc
-		if m != 0 {
-			s = math.Sin(2*math.Pi*fc*m) / (math.Pi * m)
-		}
-		d.fir[i] = s * (0.54 + 0.46*math.Cos(math.Pi*m/float64(half+1)))
-	}
+	d.fir = decimate.LowPass(lineTaps*k, 0.45/float64(k))
 	return d
 }
 

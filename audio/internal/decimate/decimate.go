@@ -25,26 +25,33 @@ func New(factor int, cutoff float64) *Decimator {
 		d.fir = []float64{1}
 	} else {
 		taps := 8*factor + 1
-		fc := cutoff * 0.5 / float64(factor) // cycles per input sample
-		d.fir = make([]float64, taps)
-		var sum float64
-		for i := range d.fir {
-			m := float64(i - taps/2)
-			s := 2 * fc
-			if m != 0 {
-				s = math.Sin(2*math.Pi*fc*m) / (math.Pi * m)
-			}
-			w := 0.54 - 0.46*math.Cos(2*math.Pi*float64(i)/float64(taps-1))
-			d.fir[i] = s * w
-			sum += d.fir[i]
-		}
-		for i := range d.fir {
-			d.fir[i] /= sum
-		}
+		d.fir = LowPass(taps/2, cutoff*0.5/float64(factor))
 		d.Delay = taps / 2
 	}
 	d.tail = make([]float64, len(d.fir)-1)
 	return d
+}
+
+// LowPass is a windowed-sinc low-pass filter of 2*half+1 taps (a Hamming
+// window) cut at fc cycles per sample, scaled to unit gain at DC.
+func LowPass(half int, fc float64) []float64 {
+	taps := 2*half + 1
+	h := make([]float64, taps)
+	var sum float64
+	for i := range h {
+		m := float64(i - half)
+		s := 2 * fc
+		if m != 0 {
+			s = math.Sin(2*math.Pi*fc*m) / (math.Pi * m)
+		}
+		w := 0.54 - 0.46*math.Cos(2*math.Pi*float64(i)/float64(taps-1))
+		h[i] = s * w
+		sum += h[i]
+	}
+	for i := range h {
+		h[i] /= sum
+	}
+	return h
 }
 
 // Process filters in and appends the kept samples to out, which it returns.
