@@ -55,9 +55,7 @@ type bandWatch struct {
 	frames int
 	bright float64
 	gap    int
-	sounds []float64 // the brightness of the last BandSounds sounds, a ring
-	at     int
-	heard  int
+	sounds ring // the brightness of the last BandSounds sounds
 }
 
 // soundGap is how many quiet frames end a sound.
@@ -66,7 +64,7 @@ const soundGap = 3
 // newBandWatch watches a stream sampled at rate Hz and analysed at arate Hz
 // in frames of n samples every hop samples.
 func newBandWatch(rate, arate, n, hop int) bandWatch {
-	b := bandWatch{band: gesture.BandOfRate(rate), sounds: make([]float64, 0, BandSounds)}
+	b := bandWatch{band: gesture.BandOfRate(rate), sounds: newRing(BandSounds)}
 	bin := func(hz float64) int { return min(n/2, int(math.Round(hz*float64(n)/float64(arate)))) }
 	b.top = [2]int{bin(topLo), bin(math.Min(topHi, 0.45*float64(arate)))}
 	b.fixed = b.band == gesture.Narrow || b.top[1]-b.top[0] < 2
@@ -121,21 +119,12 @@ func (b *bandWatch) frame(power []float64) {
 
 // soundEnd takes the sound that has just ended into the decision.
 func (b *bandWatch) soundEnd() {
-	bright := b.bright
+	b.sounds.add(b.bright)
 	b.frames, b.gap = 0, 0
-	if len(b.sounds) < cap(b.sounds) {
-		b.sounds = append(b.sounds, bright)
-	} else {
-		b.sounds[b.at] = bright
-		b.at = (b.at + 1) % len(b.sounds)
-	}
-	if b.heard++; b.heard < BandMinSounds {
+	if b.sounds.n < BandMinSounds {
 		return
 	}
-	most := math.Inf(-1)
-	for _, s := range b.sounds {
-		most = math.Max(most, s)
-	}
+	most := b.sounds.max()
 	switch {
 	case most < NarrowTopDB:
 		b.band = gesture.Narrow
