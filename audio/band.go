@@ -136,10 +136,11 @@ func (b *bandWatch) soundEnd() {
 // lineDown brings a segment of a stream down to about a telephone line's
 // own rate, 8 kHz, by an integer factor: every factor-th sample, low-passed
 // under the lower rate's Nyquist frequency by a symmetric windowed sinc (cut
-// at 0.45 of the lower rate, centred on each sample kept), so that a line the sound server resampled up
-// is measured as the line itself sounds (the features of a spectrum that is
-// empty above 4 kHz are not those of the line's own). The zero value, and a
-// stream at about 8 kHz already, have factor 1: nothing to do.
+// at 0.45 of the lower rate, centred on each sample kept), so that a line
+// the sound server resampled up is measured as the line itself sounds (the
+// features of a spectrum that is empty above 4 kHz are not those of the
+// line's own). The zero value, and a stream at about 8 kHz already, have
+// factor 1: nothing to do.
 type lineDown struct {
 	factor int
 	fir    []float64
@@ -167,10 +168,9 @@ func (d *lineDown) down(x []float64, at int) []float64 {
 	d.out = d.out[:0]
 	for j := at % k; j < len(x); j += k {
 		var acc, sum float64
-		for i, c := range d.fir[max(0, half-j):min(len(d.fir), len(x)-j+half)] {
-			i += max(0, half-j)
-			acc += c * x[j+i-half]
-			sum += c
+		for i := max(0, half-j); i < min(len(d.fir), len(x)-j+half); i++ {
+			acc += d.fir[i] * x[j+i-half]
+			sum += d.fir[i]
 		}
 		d.out = append(d.out, acc/sum)
 	}
