@@ -138,12 +138,6 @@ func Classify(f Features) Kind {
 	return model.Classify(f)
 }
 
-// ClassifyWith names an onset with the shipped network, asking a clap or
-// bang to be margin more likely than "other" instead of Margin.
-func ClassifyWith(f Features, margin float64) Kind {
-	return model.ClassifyWith(f, margin)
-}
-
 // Classify names an onset with e.
 func (e Ensemble) Classify(f Features) Kind { return e.ClassifyWith(f, Margin) }
 
