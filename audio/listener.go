@@ -436,25 +436,38 @@ func (l *Listener) decide() {
 		l.fillSilence(l.judged[:len(pre)], roomDB)
 		seg = l.judged
 	}
-	var feat gesture.Features
-	if k := l.line.factor; k > 1 && l.band.band == gesture.Narrow {
-		// A telephone line the sound server resampled up: measured as the
-		// line itself sounds, at about 8 kHz, as the network for such
-		// lines was taught.
-		at := int(p.on - from)
-		feat = l.an.Measure(l.line.down(seg, at), at/k, l.rate/k)
-	} else {
-		feat = l.an.Measure(seg, int(p.on-from), l.rate)
+	measure := func(a *gesture.Analyzer) gesture.Features {
+		var f gesture.Features
+		if k := l.line.factor; k > 1 && l.band.band == gesture.Narrow {
+			// A telephone line the sound server resampled up: measured as
+			// the line itself sounds, at about 8 kHz, as the network for
+			// such lines was taught.
+			at := int(p.on - from)
+			f = a.Measure(l.line.down(seg, at), at/k, l.rate/k)
+		} else {
+			f = a.Measure(seg, int(p.on-from), l.rate)
+		}
+		f.Above = f.Level - l.room.floor
+		if holed {
+			f.Above = f.Level - roomDB // the same room it was judged against
+		}
+		f.Voiced = l.voiced.share(p.on)
+		return f
 	}
-	feat.Above = feat.Level - l.room.floor
-	if holed {
-		feat.Above = feat.Level - roomDB // the same room it was judged against
-	}
-	feat.Voiced = l.voiced.share(p.on)
+	feat := measure(&l.an)
 	kind := l.cfg.Judge(p.on, feat)
-	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang &&
-		gesture.Model(l.band.band).Repeats(feat, float64(p.on-g.on)/float64(l.rate), g.level) {
-		kind = gesture.Bang // another bang of a run, on the ringing of the last
+	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang {
+		since := float64(p.on-g.on) / float64(l.rate)
+		if !feat.Considered() && feat.Sudden >= gesture.RepeatRise && since <= gesture.RepeatMax {
+			// It may be a bang of the run that barely lifted the ringing
+			// of the last: measured in full to be asked.
+			l.an.Rise = gesture.RepeatRise
+			feat = measure(&l.an)
+			l.an.Rise = 0
+		}
+		if gesture.Model(l.band.band).Repeats(feat, since, g.level) {
+			kind = gesture.Bang // another bang of a run, on the ringing of the last
+		}
 	}
 	if p.first && kind.IsGesture() && l.staysAt(p, feat.Level) {
 		// The stream's first sound: the room arriving (a microphone

@@ -91,6 +91,21 @@ type Analyzer struct {
 	wlen int // samples in the last spectrum's window
 	env  []float64
 	half []float64 // the spectrum's span at half the rate
+
+	// Rise, when above zero and under MinRise, is the least rise (Sudden,
+	// dB) of an onset measured in full although it was not Considered: a
+	// bang of a run, landing on the ringing of the one before, barely
+	// lifts the level (see RepeatRise). Zero measures in full only what is
+	// Considered.
+	Rise float64
+}
+
+// floor is the least Sudden for which every feature is measured.
+func (a *Analyzer) floor() float64 {
+	if a.Rise > 0 && a.Rise < MinRise {
+		return a.Rise
+	}
+	return MinRise
 }
 
 // SpectrumHalvedFrom is the rate, in Hz, from which the spectral features
@@ -174,7 +189,7 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 
 	w0 := max(0, on-ms(1))
 	wl := on + post - w0
-	if f.Sudden < MinRise && !mayRise(x[max(0, w0-wl):on+post], w0-max(0, w0-wl), rate) {
+	if f.Sudden < a.floor() && !mayRise(x[max(0, w0-wl):on+post], w0-max(0, w0-wl), rate) {
 		return f // neither the whole level nor its lows or highs rose: not worth a spectrum
 	}
 	w, before, srate := x[w0:on+post], x[max(0, w0-wl):w0], rate
@@ -187,7 +202,7 @@ func (a *Analyzer) Measure(x []float64, on int, rate int) Features {
 		w, before, srate = a.half[cut:], a.half[max(0, 2*cut-len(a.half)):cut], rate/2
 	}
 	a.spectrum(w, before, srate, &f)
-	if !f.Considered() {
+	if !f.Considered() && f.Sudden < a.floor() {
 		return f // no hit starts this gently: Classify needs no more
 	}
 	f.Surprise = f.Sudden

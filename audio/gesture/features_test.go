@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const rate = 44100
@@ -137,6 +138,12 @@ func ringing(t float64) float64 {
 
 // over measures a sound starting at 30 ms over a drum that rings throughout.
 func over(gen func(float64, *rand.Rand) float64) Features {
+	var a Analyzer
+	return overWith(&a, gen)
+}
+
+// overWith is over with the Analyzer a.
+func overWith(a *Analyzer, gen func(float64, *rand.Rand) float64) Features {
 	rng := rand.New(rand.NewSource(7))
 	x := make([]float64, int(0.06*rate))
 	on := int(0.03 * rate)
@@ -147,7 +154,6 @@ func over(gen func(float64, *rand.Rand) float64) Features {
 			x[i] += gen(t, rng)
 		}
 	}
-	var a Analyzer
 	f := a.Measure(x, on, rate)
 	if gen == nil {
 		// The ringing alone never passes the gate: ask the predictor
@@ -177,6 +183,31 @@ func TestAHitOnARingingDrumIsASurpriseAndTheRingingIsNot(t *testing.T) {
 	assert.Less(t, ring.Surprise, 6.0, "the ringing goes on as foreseen")
 	alone := measure(bang)
 	assert.Greater(t, alone.Surprise, 30.0, "a hit in a quiet room")
+}
+
+// A bang of a run landing on the ringing of the one before may lift the
+// level by less than MinRise: with Rise set, such an onset is measured in
+// full (for Repeats); without, it is left at its levels.
+func TestAnAnalyzerWithRiseMeasuresAGentleHitInFull(t *testing.T) {
+	var found bool
+	for k := 0.02; k < 0.3; k *= 1.1 {
+		hit := func(t float64, rng *rand.Rand) float64 { return k * bang(t, rng) }
+		var plain Analyzer
+		f := overWith(&plain, hit)
+		if f.Considered() || f.Sudden < RepeatRise {
+			continue
+		}
+		found = true
+		assert.Zero(t, f.Surprise, "k=%.3f: not Considered, not measured in full", k)
+		full := Analyzer{Rise: RepeatRise}
+		g := overWith(&full, hit)
+		assert.Equal(t, f.Sudden, g.Sudden, "k=%.3f: the levels are the same", k)
+		assert.Greater(t, g.Centroid, 0.0, "k=%.3f: measured in full", k)
+		assert.NotZero(t, g.Surprise, "k=%.3f: measured in full", k)
+		assert.False(t, g.Considered(), "k=%.3f: still not a gesture for Classify", k)
+		assert.Equal(t, Other, Classify(g))
+	}
+	require.True(t, found, "some hit over the ringing rises by RepeatRise to MinRise")
 }
 
 func TestLowBandKeepsTheLowsAndDropsTheHighs(t *testing.T) {

@@ -159,15 +159,20 @@ func (e Ensemble) ClassifyWith(f Features, margin float64) Kind {
 
 // A trainer bangs a run of bangs at about the same force; the later ones
 // land on the ringing of the earlier, where the network, which has heard
-// many a drum's second bounce there, hesitates over them. An onset it did not
-// take for a gesture is another bang of the run when it comes RepeatMin to
-// RepeatMax seconds after a bang, within RepeatDB of that bang's level, and
-// the network gives it at least RepeatProb of being a bang (and more than of
-// being a clap). A bounce is far weaker than its bang, or sooner.
+// many a drum's second bounce there, hesitates over them, and where a bang
+// may lift the level by less than MinRise. An onset it did not take for a
+// gesture is another bang of the run when it comes RepeatMin to RepeatMax
+// seconds after a bang, at most RepeatUnderDB under that bang's level or
+// RepeatOverDB over it, rose by RepeatRise at least (measured in full: see
+// Analyzer.Rise), and the network gives it at least RepeatProb of being a
+// bang (and more than of being a clap). A bounce is far weaker than its
+// bang, or sooner.
 const (
 	RepeatMin, RepeatMax = 0.15, 1.0
-	RepeatDB             = 3.0
-	RepeatProb           = 0.1
+	RepeatUnderDB        = 6.0
+	RepeatOverDB         = 5.0
+	RepeatRise           = 6.0
+	RepeatProb           = 0.2
 )
 
 // Repeats reports whether an onset judged Other by the shipped network (for
@@ -177,7 +182,8 @@ func Repeats(f Features, since, level float64) bool { return model.Repeats(f, si
 
 // Repeats is the package's Repeats with e's judgement.
 func (e Ensemble) Repeats(f Features, since, level float64) bool {
-	if !f.Considered() || since < RepeatMin || since > RepeatMax || math.Abs(f.Level-level) > RepeatDB {
+	if !(f.Considered() || f.Sudden >= RepeatRise) || since < RepeatMin || since > RepeatMax ||
+		f.Level-level > RepeatOverDB || level-f.Level > RepeatUnderDB {
 		return false
 	}
 	p := e.Probs(f.Vector())

@@ -163,11 +163,15 @@ func TestABangRepeatedAtItsLevel(t *testing.T) {
 		mid := (gesture.RepeatMin + gesture.RepeatMax) / 2
 		if p[1] >= gesture.RepeatProb && p[1] > p[0] {
 			likely++
-			assert.True(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatDB/2), e.Name)
+			assert.True(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatUnderDB-0.5), "%s: a little weaker than the bang", e.Name)
+			assert.True(t, gesture.Repeats(e.F, mid, e.F.Level-gesture.RepeatOverDB+0.5), "%s: a little louder than the bang", e.Name)
 			assert.False(t, gesture.Repeats(e.F, gesture.RepeatMin/2, e.F.Level), "%s: too soon after the bang: its bounce", e.Name)
 			assert.False(t, gesture.Repeats(e.F, gesture.RepeatMax+0.5, e.F.Level), "%s: too long after the bang", e.Name)
-			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatDB+1), "%s: far weaker than the bang", e.Name)
-			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level-gesture.RepeatDB-1), "%s: far louder than the bang", e.Name)
+			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level+gesture.RepeatUnderDB+1), "%s: far weaker than the bang", e.Name)
+			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level-gesture.RepeatOverDB-1), "%s: far louder than the bang", e.Name)
+			flat := e.F
+			flat.Sudden, flat.RiseLow, flat.RiseHigh = gesture.RepeatRise-1, 0, 0
+			assert.False(t, gesture.Repeats(flat, mid, e.F.Level), "%s: rose too little to be a hit", e.Name)
 		} else {
 			unlikely++
 			assert.False(t, gesture.Repeats(e.F, mid, e.F.Level), "%s: the network gives it no chance of being a bang", e.Name)
