@@ -187,6 +187,7 @@ type Listener struct {
 	judged   []float64 // the samples around an onset, as judged
 	noise    uint64    // state of the noise that stands in for digital silence
 	reverb   reverbWatch
+	loud     loudRoom
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -225,7 +226,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	shipped := cfg.Judge == nil
 	if shipped {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
-			return gesture.Model(l.band.band).ClassifyWith(f, l.reverb.margin())
+			return gesture.Model(l.band.band).ClassifyWith(f, min(l.reverb.margin(), l.loud.margin()))
 		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
@@ -498,6 +499,7 @@ func (l *Listener) decide() {
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
 		l.reverb.start(o.Sample)
+		l.loud.heard(feat.Above)
 	}
 }
 
