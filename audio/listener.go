@@ -437,16 +437,16 @@ func (l *Listener) decide() {
 		l.fillSilence(l.judged[:len(pre)], roomDB)
 		seg = l.judged
 	}
-	measure := func(a *gesture.Analyzer) gesture.Features {
+	measure := func() gesture.Features {
 		var f gesture.Features
 		if k := l.line.factor; k > 1 && l.band.band == gesture.Narrow {
 			// A telephone line the sound server resampled up: measured as
 			// the line itself sounds, at about 8 kHz, as the network for
 			// such lines was taught.
 			at := int(p.on - from)
-			f = a.Measure(l.line.down(seg, at), at/k, l.rate/k)
+			f = l.an.Measure(l.line.down(seg, at), at/k, l.rate/k)
 		} else {
-			f = a.Measure(seg, int(p.on-from), l.rate)
+			f = l.an.Measure(seg, int(p.on-from), l.rate)
 		}
 		f.Above = f.Level - l.room.floor
 		if holed {
@@ -455,7 +455,7 @@ func (l *Listener) decide() {
 		f.Voiced = l.voiced.share(p.on)
 		return f
 	}
-	feat := measure(&l.an)
+	feat := measure()
 	kind := l.cfg.Judge(p.on, feat)
 	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang {
 		since := float64(p.on-g.on) / float64(l.rate)
@@ -463,7 +463,7 @@ func (l *Listener) decide() {
 			// It may be a bang of the run that barely lifted the ringing
 			// of the last: measured in full to be asked.
 			l.an.Rise = gesture.RepeatRise
-			feat = measure(&l.an)
+			feat = measure()
 			l.an.Rise = 0
 		}
 		if gesture.Model(l.band.band).Repeats(feat, since, g.level) {
