@@ -122,6 +122,9 @@ func (r *ring) max() float64 {
 	return m
 }
 
+// median is the median of the values kept (r must hold one at least).
+func (r *ring) median() float64 { return median(r.v[:r.n]) }
+
 func (r *ring) sum() float64 {
 	var s float64
 	for i := 0; i < r.n; i++ {

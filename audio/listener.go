@@ -233,7 +233,8 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	arate := rate / dec.Factor
 	n, hop := onset.FrameSizes(arate)
 	l = &Listener{
-		reverb:   reverbWatch{on: -1},
+		reverb:   newReverbWatch(),
+		loud:     newLoudRoom(),
 		rate:     rate,
 		cfg:      cfg,
 		emit:     emit,

@@ -21,25 +21,21 @@ const (
 	LoudAboveDB  = 25.0
 )
 
-// loudRoom follows how far the gestures stand above the room. The zero
-// value is ready to use.
+// loudRoom follows how far the gestures stand above the room. Make it with
+// newLoudRoom.
 type loudRoom struct {
-	above []float64 // the last LoudGestures gestures' Above, oldest first
+	above ring // the last LoudGestures gestures' Above
 }
 
+func newLoudRoom() loudRoom { return loudRoom{above: newRing(LoudGestures)} }
+
 // heard takes a gesture's Above.
-func (r *loudRoom) heard(above float64) {
-	if len(r.above) == LoudGestures {
-		r.above = r.above[1:]
-	}
-	r.above = append(r.above, above)
-}
+func (r *loudRoom) heard(above float64) { r.above.add(above) }
 
 // margin is the classifier's margin for the room as heard so far.
 func (r *loudRoom) margin() float64 {
-	if len(r.above) < LoudMinHeard {
+	if r.above.n < LoudMinHeard {
 		return gesture.Margin
 	}
-	med := median(r.above)
-	return gesture.Margin * min(1, max(0, (med-LoudAboveDB)/(QuietAboveDB-LoudAboveDB)))
+	return gesture.Margin * min(1, max(0, (r.above.median()-LoudAboveDB)/(QuietAboveDB-LoudAboveDB)))
 }

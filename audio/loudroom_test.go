@@ -9,7 +9,7 @@ import (
 )
 
 func TestAQuietRoomKeepsTheFullMargin(t *testing.T) {
-	var r loudRoom
+	r := newLoudRoom()
 	assert.Equal(t, gesture.Margin, r.margin(), "nothing heard yet")
 	for _, a := range []float64{55, 48, 61, 40, 52} {
 		r.heard(a)
@@ -18,12 +18,12 @@ func TestAQuietRoomKeepsTheFullMargin(t *testing.T) {
 }
 
 func TestALoudRoomLowersTheMargin(t *testing.T) {
-	var r loudRoom
+	r := newLoudRoom()
 	r.heard(20)
 	assert.Equal(t, gesture.Margin, r.margin(), "one gesture does not move it")
 	r.heard(20)
 	assert.Zero(t, r.margin(), "hands at 20 dB over the room: no margin")
-	var h loudRoom
+	h := newLoudRoom()
 	mid := (QuietAboveDB + LoudAboveDB) / 2
 	h.heard(mid)
 	h.heard(mid)
@@ -31,7 +31,7 @@ func TestALoudRoomLowersTheMargin(t *testing.T) {
 }
 
 func TestALoudRoomFollowsTheLastGestures(t *testing.T) {
-	var r loudRoom
+	r := newLoudRoom()
 	for range LoudGestures {
 		r.heard(20) // a fan was on
 	}
@@ -40,5 +40,5 @@ func TestALoudRoomFollowsTheLastGestures(t *testing.T) {
 		r.heard(50) // and is off
 	}
 	assert.Equal(t, gesture.Margin, r.margin(), "the median of the last %d", LoudGestures)
-	assert.Len(t, r.above, LoudGestures)
+	assert.Equal(t, LoudGestures, r.above.n)
 }

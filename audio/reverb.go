@@ -32,13 +32,14 @@ const (
 	TailOverRoomDB = 6.0
 )
 
-// reverbWatch follows the room's reverberation. The zero value is not
-// ready: set on to -1.
+// reverbWatch follows the room's reverberation. Make it with newReverbWatch.
 type reverbWatch struct {
-	on    int64     // the gesture whose tail is awaited, or -1
-	drops []float64 // the last ReverbGestures drops, oldest first
-	wet   float64   // 0 (dry) to 1 (reverberant), from the drops
+	on    int64   // the gesture whose tail is awaited, or -1
+	drops ring    // the last ReverbGestures drops
+	wet   float64 // 0 (dry) to 1 (reverberant), from the drops
 }
+
+func newReverbWatch() reverbWatch { return reverbWatch{on: -1, drops: newRing(ReverbGestures)} }
 
 // start awaits the tail of the gesture at sample on. A tail already
 // awaited is given up: the new gesture sounds in it.
@@ -65,14 +66,11 @@ func (r *reverbWatch) measure(x []float64, rate int, floorDB float64) {
 	if tail-floorDB < TailOverRoomDB {
 		drop = max(drop, DryDropDB)
 	}
-	if len(r.drops) == ReverbGestures {
-		r.drops = r.drops[1:]
-	}
-	r.drops = append(r.drops, drop)
-	if len(r.drops) < ReverbMinHeard {
+	r.drops.add(drop)
+	if r.drops.n < ReverbMinHeard {
 		return
 	}
-	med := median(r.drops)
+	med := r.drops.median()
 	r.wet = min(1, max(0, (DryDropDB-med)/(DryDropDB-WetDropDB)))
 }
 

@@ -47,14 +47,14 @@ func hear(r *reverbWatch, rng *rand.Rand, n int, rt60 float64) {
 }
 
 func TestADryRoomKeepsTheFullMargin(t *testing.T) {
-	r := reverbWatch{on: -1}
+	r := newReverbWatch()
 	hear(&r, rand.New(rand.NewPCG(1, 2)), 5, 0)
 	assert.InDelta(t, gesture.Margin, r.margin(), 1e-9)
 }
 
 func TestAReverberantRoomLowersTheMargin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	r := reverbWatch{on: -1}
+	r := newReverbWatch()
 	hear(&r, rng, 1, 1.0)
 	assert.Less(t, r.margin(), gesture.Margin/2, "one hit in a hard-walled hall (RT60 1 s) tells it: drops %v", r.drops)
 	hear(&r, rng, 3, 1.0)
@@ -74,7 +74,7 @@ func TestATailInTheNoiseIsDry(t *testing.T) {
 	// reverberant.
 	const rate = 16000
 	rng := rand.New(rand.NewPCG(5, 6))
-	r := reverbWatch{on: -1}
+	r := newReverbWatch()
 	for range 3 {
 		x := hit(rng, rate, 0.01, 0)
 		for i := range x {
