@@ -208,3 +208,25 @@ func TestATelephoneLineHasItsOwnNetwork(t *testing.T) {
 	t.Logf("gestures heard through a telephone line named right: narrow network %d, wide %d", right[gesture.Narrow], right[gesture.Wide])
 	assert.Greater(t, right[gesture.Narrow], right[gesture.Wide]*101/100, "the narrow network should name more of them right")
 }
+
+// TestAMarginUnderZeroNamesANarrowLoser: with a margin under zero (a
+// reverberant room's), a sound the network gives a little less to a gesture
+// than to "other" is named; with no margin it is not.
+func TestAMarginUnderZeroNamesANarrowLoser(t *testing.T) {
+	ex, err := table.Read(filepath.Join("testdata", "aug-reverb.csv.gz"))
+	require.NoError(t, err)
+	var narrow int
+	for _, e := range ex {
+		if !e.F.Considered() {
+			continue
+		}
+		p := gesture.ModelProbs(e.F)
+		best := max(p[0], p[1])
+		if gap := p[2] - best; gap > 0 && gap < 0.1 {
+			narrow++
+			assert.Equal(t, gesture.Other, gesture.Model(gesture.Wide).ClassifyWith(e.F, 0), e.Name)
+			assert.True(t, gesture.Model(gesture.Wide).ClassifyWith(e.F, -0.1).IsGesture(), e.Name)
+		}
+	}
+	require.Positive(t, narrow, "some sounds the network gives other by less than 0.1")
+}
