@@ -226,7 +226,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	shipped := cfg.Judge == nil
 	if shipped {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
-			return gesture.Model(l.band.band).ClassifyWith(f, min(l.reverb.margin(), l.loud.margin()))
+			return gesture.Model(l.band.band).ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
 		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
@@ -500,7 +500,7 @@ func (l *Listener) decide() {
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
 		l.reverb.start(o.Sample)
-		l.loud.heard(feat.Above)
+		l.loud.heard(feat.Above, feat.Level)
 	}
 }
 
