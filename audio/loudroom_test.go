@@ -25,12 +25,13 @@ func TestALoudRoomLowersTheMargin(t *testing.T) {
 	r.heard(20, -10)
 	assert.Equal(t, gesture.Margin, r.margin(), "one gesture does not move it")
 	r.heard(20, -10)
-	assert.Zero(t, r.margin(), "hands at 20 dB over the room: no margin")
+	assert.Equal(t, LoudMargin, r.margin(), "hands at 20 dB over the room")
+	assert.Negative(t, r.margin(), "a gesture is named even when other is likelier")
 	h := newLoudRoom()
 	mid := (QuietAboveDB + LoudAboveDB) / 2
 	h.heard(mid, -10)
 	h.heard(mid, -10)
-	assert.InDelta(t, gesture.Margin/2, h.margin(), 1e-9, "half way, half the margin")
+	assert.InDelta(t, (gesture.Margin+LoudMargin)/2, h.margin(), 1e-9, "half way, half way")
 }
 
 func TestALoudRoomFollowsTheLastGestures(t *testing.T) {
@@ -38,7 +39,7 @@ func TestALoudRoomFollowsTheLastGestures(t *testing.T) {
 	for range LoudGestures {
 		r.heard(20, -10) // a fan was on
 	}
-	assert.Zero(t, r.margin())
+	assert.Equal(t, LoudMargin, r.margin())
 	for range LoudGestures/2 + 1 {
 		r.heard(50, -10) // and is off
 	}
