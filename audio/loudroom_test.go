@@ -15,33 +15,33 @@ func TestAQuietRoomKeepsTheFullMargin(t *testing.T) {
 	r := newLoudRoom()
 	assert.Equal(t, gesture.Margin, r.margin(), "nothing heard yet")
 	for _, a := range []float64{55, 48, 61, 40, 52} {
-		r.heard(a, -10)
+		r.heard(a, -10, true)
 	}
 	assert.Equal(t, gesture.Margin, r.margin())
 }
 
 func TestALoudRoomLowersTheMargin(t *testing.T) {
 	r := newLoudRoom()
-	r.heard(20, -10)
+	r.heard(20, -10, true)
 	assert.Equal(t, gesture.Margin, r.margin(), "one gesture does not move it")
-	r.heard(20, -10)
+	r.heard(20, -10, true)
 	assert.Equal(t, LoudMargin, r.margin(), "hands at 20 dB over the room")
 	assert.Negative(t, r.margin(), "a gesture is named even when other is likelier")
 	h := newLoudRoom()
 	mid := (QuietAboveDB + LoudAboveDB) / 2
-	h.heard(mid, -10)
-	h.heard(mid, -10)
+	h.heard(mid, -10, true)
+	h.heard(mid, -10, true)
 	assert.InDelta(t, (gesture.Margin+LoudMargin)/2, h.margin(), 1e-9, "half way, half way")
 }
 
 func TestALoudRoomFollowsTheLastGestures(t *testing.T) {
 	r := newLoudRoom()
 	for range LoudGestures {
-		r.heard(20, -10) // a fan was on
+		r.heard(20, -10, true) // a fan was on
 	}
 	assert.Equal(t, LoudMargin, r.margin())
 	for range LoudGestures/2 + 1 {
-		r.heard(50, -10) // and is off
+		r.heard(50, -10, true) // and is off
 	}
 	assert.Equal(t, gesture.Margin, r.margin(), "the median of the last %d", LoudGestures)
 	assert.Equal(t, LoudGestures, r.above.n)
@@ -51,7 +51,7 @@ func TestAFaintSoundAmongLoudHandsNeedsMoreMargin(t *testing.T) {
 	r := newLoudRoom()
 	assert.Zero(t, r.faint(-60), "no hands heard yet: nothing to compare with")
 	for _, l := range []float64{-10, -14, -8} {
-		r.heard(50, l)
+		r.heard(50, l, true)
 	}
 	// median -10
 	assert.Zero(t, r.faint(-10-FaintUnderDB+0.5), "a little under the hands")
@@ -115,4 +115,16 @@ func TestAFaintBurstAfterLoudOnesIsNotAGesture(t *testing.T) {
 		assert.Less(t, o.Sample, int64(at-rate/10), "the faint burst at %.2f s is not a gesture", float64(at)/rate)
 	}
 	assert.Len(t, got, 4, "the four loud bursts, heard at %v", times)
+}
+
+func TestAGestureTheNetworkWasUnsureOfDoesNotMakeTheRoomLoud(t *testing.T) {
+	r := newLoudRoom()
+	for range LoudGestures {
+		r.heard(20, -10, false) // talk through a gate, named under a lowered margin
+	}
+	assert.Equal(t, gesture.Margin, r.margin(), "the room is not loud on their word")
+	assert.Equal(t, FaintMargin, r.faint(-40), "their level still counts for a faint sound")
+	r.heard(20, -10, true)
+	r.heard(20, -10, true)
+	assert.Equal(t, LoudMargin, r.margin())
 }
