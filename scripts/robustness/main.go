@@ -106,7 +106,7 @@ func parseFlags(args []string, stdout io.Writer) (*options, error) {
 	fs.BoolVar(&o.list, "list", false, "list the conditions and exit")
 	fs.BoolVar(&o.strict, "strict", false, "exit 1 when any condition misses its target")
 	fs.Uint64Var(&o.seed, "seed", 1, "base seed of every random choice")
-	fs.IntVar(&o.noiseClips, "noise-clips", 4, "number of gated-noise clips")
+	fs.IntVar(&o.noiseClips, "noise-clips", 20, "number of gated-noise clips")
 	fs.Float64Var(&o.noiseSecs, "noise-seconds", 60, "length of each gated-noise clip, seconds")
 	printUsage := func() {
 		fmt.Fprintf(stdout, "usage: go run ./scripts/robustness [flags]\n\n"+
