@@ -500,11 +500,8 @@ func (l *Listener) decide() {
 		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
 		l.reverb.start(o.Sample)
-		// Only a gesture the network names with the full margin, heard over
-		// the room itself, tells how loud the room is. One named under a
-		// lowered margin must not lower it further (talk through a noise
-		// gate fed itself so), and one after digital silence stands over
-		// an estimate of the room, not the room.
+		// How loud the room is, only a gesture named with the full margin
+		// over the room itself (not after digital silence) tells: see loudRoom.
 		sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
 		l.loud.heard(feat.Above, feat.Level, sure)
 	}
