@@ -88,6 +88,6 @@ func (r *loudRoom) margin() float64 {
 	if r.above.n < LoudMinHeard {
 		return gesture.Margin
 	}
-	k := min(1, max(0, (r.above.median()-LoudAboveDB)/(QuietAboveDB-LoudAboveDB)))
-	return gesture.Margin*k + LoudMargin*(1-k)
+	loud := min(1, max(0, (QuietAboveDB-r.above.median())/(QuietAboveDB-LoudAboveDB)))
+	return marginToward(LoudMargin, loud)
 }

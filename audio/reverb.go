@@ -80,7 +80,11 @@ func (r *reverbWatch) measure(x []float64, rate int, floorDB float64) {
 }
 
 // margin is the classifier's margin for the room as heard so far.
-func (r *reverbWatch) margin() float64 { return gesture.Margin + (WetMargin-gesture.Margin)*r.wet }
+func (r *reverbWatch) margin() float64 { return marginToward(WetMargin, r.wet) }
+
+// marginToward is the classifier's margin a share w (0 to 1) of the way from
+// the full gesture.Margin down to floor.
+func marginToward(floor, w float64) float64 { return gesture.Margin*(1-w) + floor*w }
 
 // median of x (not empty), leaving x as it was.
 func median(x []float64) float64 {
