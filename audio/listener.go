@@ -33,6 +33,12 @@ type Config struct {
 	// the labels instead, so that the features they collect do not depend
 	// on the classifier being trained.
 	Judge func(sample int64, f gesture.Features) gesture.Kind
+	// Final reports only final verdicts, for input nobody waits on (a
+	// file): each gesture is held until what follows has shown whether it
+	// began a word (up to WordWatch seconds, with the events after it), a
+	// gesture taken back is never reported, and there are no Retract
+	// events. Live, a gesture is reported at once and may be retracted.
+	Final bool
 }
 
 // AnalysisRate is the lowest rate, in Hz, at which onsets are sought: faster
@@ -188,6 +194,7 @@ type Listener struct {
 	noise    uint64    // state of the noise that stands in for digital silence
 	reverb   reverbWatch
 	loud     loudRoom
+	final    *finalQueue // with Config.Final: what waits on a gesture's watch
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -249,6 +256,10 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 		shipped:  shipped,
 		first:    -1,
 		after:    int64(gesture.After * float64(rate)),
+	}
+	if cfg.Final {
+		l.final = &finalQueue{out: emit, held: -1}
+		l.emit = l.final.emit
 	}
 	l.band = newBandWatch(rate, arate, n, hop)
 	l.line = newLineDown(rate)
@@ -493,18 +504,26 @@ func (l *Listener) decide() {
 		Talking:  l.codes.talking,
 		Emitted:  l.pos,
 	}
-	l.emit(o)
-	if o.Kind.IsGesture() {
-		l.endWatch(o.Sample)
-		l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
-		l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
-		l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
-		l.reverb.start(o.Sample)
-		// How loud the room is, only a gesture named with the full margin
-		// over the room itself (not after digital silence) tells: see loudRoom.
-		sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
-		l.loud.heard(feat.Above, feat.Level, sure)
+	if !o.Kind.IsGesture() {
+		l.emit(o)
+		return
 	}
+	// The last gesture's watch ends where this one starts: said first, so
+	// that a retraction comes before the gesture that ended its watch.
+	l.endWatch(o.Sample)
+	if l.final != nil {
+		l.final.hold(o)
+	} else {
+		l.emit(o)
+	}
+	l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
+	l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
+	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
+	l.reverb.start(o.Sample)
+	// How loud the room is, only a gesture named with the full margin
+	// over the room itself (not after digital silence) tells: see loudRoom.
+	sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
+	l.loud.heard(feat.Above, feat.Level, sure)
 }
 
 // endWatch ends the watch on the last gesture at sample end (the next
@@ -518,12 +537,18 @@ func (l *Listener) endWatch(end int64) {
 	on, kind := w.on, w.kind
 	word := w.word(end, l.rate)
 	w.on = -1
+	if l.final != nil {
+		l.final.settle(on, word)
+	}
 	if !word {
 		return
 	}
 	l.codes.remove(on)
 	if l.lastGest.on == on {
 		l.lastGest.on = -1
+	}
+	if l.final != nil {
+		return // never reported
 	}
 	l.emit(&Retract{Sample: on, Time: float64(on) / float64(l.rate), Kind: kind, Emitted: l.pos})
 }

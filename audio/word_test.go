@@ -154,3 +154,74 @@ func TestTheRoomsChatterNeitherEndsNorTakesACode(t *testing.T) {
 	assert.Equal(t, "B", talk[1].Order, "the knock heard in the talk counts for no code")
 	assert.InDelta(t, 2.1, talk[1].Start, 0.01)
 }
+
+// TestFinalReportsOnlyWhatStands: with Config.Final (a file), a word's first
+// burst is never reported and nothing is retracted; every other event is
+// reported as live, in the same order, with the same content.
+func TestFinalReportsOnlyWhatStands(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(11, 12))
+	x := roomNoise(rng, 7*rate, 0.001)
+	burst(x, rate, rng, 0.5, 0.4)
+	burst(x, rate, rng, 1.0, 0.4)
+	burst(x, rate, rng, 1.8, 0.05) // a word's burst, then its voice
+	vowel(x, rate, 1.83, 2.4, 150, 0.02)
+	burst(x, rate, rng, 4.0, 0.4) // a second code: a bang, then a word's burst at once
+	burst(x, rate, rng, 4.3, 0.05)
+	vowel(x, rate, 4.33, 4.9, 150, 0.02)
+	bangs := []float64{0.5, 1.0, 1.8, 4.0, 4.3}
+	judge := func(at int64, _ gesture.Features) gesture.Kind {
+		for _, b := range bangs {
+			if math.Abs(float64(at)/float64(rate)-b) < 0.01 {
+				return gesture.Bang
+			}
+		}
+		return gesture.Other
+	}
+	run := func(final bool) []audio.Event {
+		var evs []audio.Event
+		l := audio.NewListener(rate, audio.Config{Judge: judge, Final: final}, func(e audio.Event) { evs = append(evs, e) })
+		for i := 0; i < len(x); i += 512 {
+			l.Write(x[i:min(i+512, len(x))])
+		}
+		l.Close()
+		return evs
+	}
+	live, final := run(false), run(true)
+
+	taken := map[int64]bool{}
+	for _, e := range live {
+		if r, ok := e.(*audio.Retract); ok {
+			taken[r.Sample] = true
+		}
+	}
+	require.Len(t, taken, 2, "live, both words' bursts are heard, then taken back")
+	var want []audio.Event
+	for _, e := range live {
+		switch v := e.(type) {
+		case *audio.Retract:
+			continue
+		case *audio.Onset:
+			if v.Kind.IsGesture() && taken[v.Sample] {
+				continue
+			}
+		}
+		want = append(want, e)
+	}
+	require.Equal(t, want, final, "final: the live events less the retracted gestures and their retractions")
+
+	var gest []float64
+	var codes []string
+	for _, e := range final {
+		switch v := e.(type) {
+		case *audio.Onset:
+			if v.Kind.IsGesture() {
+				gest = append(gest, math.Round(v.Time*100)/100)
+			}
+		case *audio.Code:
+			codes = append(codes, v.Order)
+		}
+	}
+	assert.Equal(t, []float64{0.5, 1.0, 4.0}, gest)
+	assert.Equal(t, []string{"BB", "B"}, codes)
+}

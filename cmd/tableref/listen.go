@@ -87,7 +87,10 @@ func runListen(e *env, args []string) error {
 			"With --json each line is one event, for example:\n"+
 			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
 			`  {"event":"retract","t":2.41,"kind":"bang"}           the bang at 2.41 was the start of a word: no code counts it`+"\n"+
-			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n\n"+
+			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n"+
+			"From the microphone a gesture is printed at once and a retract line may follow. From a WAV file\n"+
+			"only final verdicts are printed: each gesture waits until what follows shows whether it began a\n"+
+			fmt.Sprintf("word (up to %g s), and one that did is not printed at all.\n\n", audio.WordWatch)+
 			"With --check it checks the microphone: it asks for two claps then two bangs and says whether it\n"+
 			"heard them right, and what is wrong with the input if anything (muted, gated by noise suppression,\n"+
 			"clipping, too quiet, DC, hum, a dead or inverted channel). Exit status 1 when the check fails.\n\n"+
@@ -142,7 +145,7 @@ func listen(e *env, lf listenFlags, out printer) error {
 	if tp, ok := out.(talkPrinter); ok && lf.voices {
 		l = talk.New(src.SampleRate(), talk.Config{MinPause: lf.pause, ShoutDB: lf.shout}, tp.heard)
 	} else {
-		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap, Channels: src.channels}, func(ev audio.Event) {
+		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live}, func(ev audio.Event) {
 			out.event(ev)
 		})
 	}
