@@ -18,7 +18,11 @@ import (
 //     spoken after a bang begins later, once the bang has died away), and
 //     WordVoicedFrames of them (100 ms of voice) are voiced in the watch, and
 //   - the sound after its first WordBurst seconds grows at least as loud as
-//     those first WordBurst seconds were.
+//     those first WordBurst seconds were;
+//
+// or when voice frames begin as early and the sound grows WordLouder dB
+// louder than its first burst, however little of the watch is voiced (a
+// word chopped by a noise gate, or voiced only at its start).
 //
 // A drum or a table rings with a pitch too, but never grows louder than the
 // hit that set it ringing.
@@ -27,6 +31,7 @@ const (
 	WordBurst        = 0.05
 	WordVoicedBy     = 0.15
 	WordVoicedFrames = 5
+	WordLouder       = 3.0
 )
 
 // wordWatch follows the last gesture reported.
@@ -120,5 +125,5 @@ func (w *wordWatch) word(end int64, rate int) bool {
 			early = true
 		}
 	}
-	return early && voiced >= WordVoicedFrames
+	return early && (voiced >= WordVoicedFrames || later >= first*math.Pow(10, WordLouder/10))
 }

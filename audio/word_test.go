@@ -225,3 +225,25 @@ func TestFinalReportsOnlyWhatStands(t *testing.T) {
 	assert.Equal(t, []float64{0.5, 1.0, 4.0}, gest)
 	assert.Equal(t, []string{"BB", "B"}, codes)
 }
+
+// TestAShortLouderWordIsTakenBack: a word cut short (a noise gate closing,
+// a one-syllable shout) is voiced for less than WordVoicedFrames, but its
+// voice begins at once and grows WordLouder dB or more over its burst: it is
+// taken back too. The same short voice no louder than the burst leaves the
+// gesture standing.
+func TestAShortLouderWordIsTakenBack(t *testing.T) {
+	const rate = 16000
+	run := func(voiceAmp float64) []*audio.Retract {
+		rng := rand.New(rand.NewPCG(13, 14))
+		x := roomNoise(rng, 4*rate, 0.001)
+		burst(x, rate, rng, 0.5, 0.4) // a real bang
+		burst(x, rate, rng, 1.8, 0.05)
+		vowel(x, rate, 1.845, 1.945, 150, voiceAmp) // 100 ms of voice, then nothing
+		_, back, _ := wordRun(t, x, rate, 0.5, 1.8)
+		return back
+	}
+	back := run(0.05)
+	require.Len(t, back, 1, "a short voice, far louder than the burst: a word")
+	assert.InDelta(t, 1.8, back[0].Time, 0.01)
+	assert.Empty(t, run(0.004), "a short voice no louder than the burst: the gesture stands")
+}
