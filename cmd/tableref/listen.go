@@ -40,7 +40,7 @@ func (lf *listenFlags) register(fs interface {
 	Float64Var(*float64, string, float64, string)
 	BoolVar(*bool, string, bool, string)
 }, live bool) {
-	fs.StringVar(&lf.wav, "wav", "", "read this WAV file instead of the microphone (PCM 8/16/24/32-bit, any channels, 8-192 kHz)")
+	fs.StringVar(&lf.wav, "wav", "", "read this WAV file instead of the microphone (8/16/24/32-bit integer or 32/64-bit float, any channels, 8-192 kHz)")
 	if live {
 		fs.StringVar(&lf.device, "device", "", "microphone to use: its index or (part of) its name, as tableref devices lists them (default: the system's default input)")
 	}
