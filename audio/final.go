@@ -38,10 +38,10 @@ func (f *finalQueue) settle(on int64, word bool) {
 	q := f.q
 	f.q = f.q[:0]
 	for i, ev := range q {
+		q[i] = nil // the queue's array is kept; the events are not
 		if o, ok := ev.(*Onset); ok && word && o.Sample == on {
 			continue
 		}
 		f.out(ev)
-		q[i] = nil
 	}
 }

@@ -576,3 +576,15 @@ func TestCLIListenFloatWAV(t *testing.T) {
 		assert.Contains(t, r.stdout, fmt.Sprintf("%d-bit float", bits), "%s", r)
 	}
 }
+
+// TestListenerConfigFinalForFiles: a file is heard for final verdicts only
+// (a gesture later taken back as a word's burst is never printed), the
+// microphone live (each gesture at once, retract lines after).
+func TestListenerConfigFinalForFiles(t *testing.T) {
+	lf := listenFlags{gap: 2}
+	file := listenerConfig(lf, &input{info: sourceInfo{File: "x.wav"}})
+	assert.True(t, file.Final, "a file: final verdicts")
+	assert.Equal(t, 2.0, file.Gap)
+	mic := listenerConfig(lf, &input{info: sourceInfo{Live: true, Device: "mic"}})
+	assert.False(t, mic.Final, "the microphone: every gesture at once")
+}

@@ -145,7 +145,7 @@ func listen(e *env, lf listenFlags, out printer) error {
 	if tp, ok := out.(talkPrinter); ok && lf.voices {
 		l = talk.New(src.SampleRate(), talk.Config{MinPause: lf.pause, ShoutDB: lf.shout}, tp.heard)
 	} else {
-		l = audio.NewListener(src.SampleRate(), audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live}, func(ev audio.Event) {
+		l = audio.NewListener(src.SampleRate(), listenerConfig(lf, src), func(ev audio.Event) {
 			out.event(ev)
 		})
 	}
@@ -194,6 +194,13 @@ func listen(e *env, lf listenFlags, out printer) error {
 		}
 	}
 	return nil
+}
+
+// listenerConfig is the Listener's configuration for input src. A file
+// has nobody waiting on it, so it gets final verdicts only (no gesture that
+// is later taken back); the microphone gets every gesture at once.
+func listenerConfig(lf listenFlags, src *input) audio.Config {
+	return audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live}
 }
 
 // input is an opened audio source with what the printers need to know.
