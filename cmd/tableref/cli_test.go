@@ -19,6 +19,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/audio"
 )
 
 // The command-line tests build tableref once and run it as a subprocess, so
@@ -587,4 +589,79 @@ func TestListenerConfigFinalForFiles(t *testing.T) {
 	assert.Equal(t, 2.0, file.Gap)
 	mic := listenerConfig(lf, &input{info: sourceInfo{Live: true, Device: "mic"}})
 	assert.False(t, mic.Final, "the microphone: every gesture at once")
+}
+
+// cliWordFile is 5 s of a quiet room with two thuds (0.5 and 1.0 s) and a
+// shouted word at 1.8 s: a burst like the thuds, then a voice at once.
+func cliWordFile(rate int) []float64 {
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 5*rate)
+	for i := range x {
+		x[i] = 0.001 * rng.NormFloat64()
+	}
+	thud := func(at, amp float64) { // 30 ms of noise dying in about 5 ms
+		for i := int(at * float64(rate)); i < int((at+0.03)*float64(rate)); i++ {
+			x[i] += amp * rng.NormFloat64() * math.Exp(-(float64(i)/float64(rate)-at)/0.005)
+		}
+	}
+	thud(0.5, 0.4)
+	thud(1.0, 0.4)
+	thud(1.8, 0.2)
+	for i := int(1.83 * float64(rate)); i < int(2.4*float64(rate)); i++ { // the voice: 150 Hz and harmonics
+		tt := float64(i) / float64(rate)
+		v := 0.0
+		for h := 1.0; 150*h < float64(rate)/2; h++ {
+			v += (1/h + math.Exp(-math.Pow((150*h-700)/200, 2))) * math.Sin(2*math.Pi*150*h*tt)
+		}
+		x[i] += 0.1 * math.Min(1, math.Min(tt-1.83, 2.4-tt)/0.01) * v
+	}
+	return x
+}
+
+// TestCLIListenFileIsFinal: a word's first burst, which the microphone
+// reports as a bang and then takes back, is not printed at all from a file;
+// the code is the same.
+func TestCLIListenFileIsFinal(t *testing.T) {
+	const rate = 44100
+	x := cliWordFile(rate)
+
+	// Heard live, the burst is a bang first, then taken back.
+	var live []string
+	l := audio.NewListener(rate, audio.Config{}, func(e audio.Event) {
+		switch v := e.(type) {
+		case *audio.Onset:
+			if v.Kind.IsGesture() {
+				live = append(live, string(v.Kind))
+			}
+		case *audio.Retract:
+			live = append(live, "retract")
+		case *audio.Code:
+			live = append(live, "code "+v.Order)
+		}
+	})
+	for i := 0; i < len(x); i += 256 {
+		l.Write(x[i:min(i+256, len(x))])
+	}
+	l.Close()
+	require.Equal(t, []string{"bang", "bang", "bang", "retract", "code BB"}, live,
+		"the test's premise: live, the word's burst is heard as a bang, then taken back")
+
+	path := filepath.Join(t.TempDir(), "word.wav")
+	cliWriteWAV(t, path, rate, x)
+	r := cliRun(t, nil, "listen", "--json", "--wav", path)
+	require.Equal(t, 0, r.code, "%s", r)
+	var got []string
+	for _, ev := range cliEvents(t, r.stdout) {
+		switch ev["event"] {
+		case "onset":
+			if k := ev["kind"]; k != "other" {
+				got = append(got, k.(string))
+			}
+		case "retract":
+			got = append(got, "retract")
+		case "code":
+			got = append(got, "code "+ev["order"].(string))
+		}
+	}
+	assert.Equal(t, []string{"bang", "bang", "code BB"}, got, "from a file: only what stands")
 }
