@@ -233,7 +233,11 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	shipped := cfg.Judge == nil
 	if shipped {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
-			return gesture.Model(l.band.band).ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
+			m := gesture.Model(l.band.band)
+			if l.band.band == gesture.Wide && l.loud.noisy() {
+				m = gesture.NoisyModel()
+			}
+			return m.ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
 		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)

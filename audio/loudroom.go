@@ -83,6 +83,14 @@ func (r *loudRoom) faint(level float64) float64 {
 	return FaintMargin * min(1, max(0, (under-FaintUnderDB)/(FaintFullDB-FaintUnderDB)))
 }
 
+// noisy reports whether the room is loud enough for gesture.NoisyModel: the
+// median Above of the last gestures heard with the full margin, over the
+// room itself, is under gesture.NoisyAboveDB. Talk through a noise gate
+// never makes a room noisy, as it never lowers the margin.
+func (r *loudRoom) noisy() bool {
+	return r.above.n >= LoudMinHeard && r.above.median() < gesture.NoisyAboveDB
+}
+
 // margin is the classifier's margin for the room as heard so far.
 func (r *loudRoom) margin() float64 {
 	if r.above.n < LoudMinHeard {

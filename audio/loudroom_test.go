@@ -128,3 +128,21 @@ func TestAGestureTheNetworkWasUnsureOfDoesNotMakeTheRoomLoud(t *testing.T) {
 	r.heard(20, -10, true)
 	assert.Equal(t, LoudMargin, r.margin())
 }
+
+func TestALoudRoomIsJudgedByItsOwnNetwork(t *testing.T) {
+	r := newLoudRoom()
+	assert.False(t, r.noisy(), "nothing heard yet")
+	r.heard(20, -10, true)
+	assert.False(t, r.noisy(), "one gesture does not decide")
+	r.heard(gesture.NoisyAboveDB-1, -10, true)
+	assert.True(t, r.noisy(), "hands 20-34 dB over the room")
+	q := newLoudRoom()
+	for range LoudGestures {
+		q.heard(20, -10, false) // talk through a gate, named under a lowered margin
+	}
+	assert.False(t, q.noisy(), "the room is not loud on their word")
+	for range LoudGestures {
+		q.heard(gesture.NoisyAboveDB+1, -10, true)
+	}
+	assert.False(t, q.noisy(), "hands 36 dB over the room")
+}

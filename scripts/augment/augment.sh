@@ -3,6 +3,7 @@
 #
 #   scripts/augment/augment.sh HELD_DIR [CONDITION...]
 #   scripts/augment/augment.sh --narrow HELD_DIR
+#   scripts/augment/augment.sh --noisy HELD_DIR
 #
 # The first form makes audio/gesture/testdata/aug-CONDITION.csv.gz, for the
 # network of a microphone heard in full: the development corpus and the
@@ -22,18 +23,30 @@
 #   go run ./audio/gesture/internal/train fit -var narrowModel \
 #     -out audio/gesture/weights_narrow.go audio/gesture/testdata/narrow/*.csv.gz
 #
+# --noisy makes audio/gesture/testdata/noisy/aug-pink-10dB.csv.gz, which the
+# loud room's network (gesture.NoisyModel) is trained on with the wide
+# network's tables: the same recordings as the first form, through pink
+# noise 10 dB under the gestures, one row in four. Then train it:
+#
+#   go run ./audio/gesture/internal/train fit -members 3 -var noisyModel \
+#     -out audio/gesture/weights_noisy.go audio/gesture/testdata/*.csv.gz audio/gesture/testdata/noisy/*.csv.gz
+#
 # HELD_DIR holds the synthetic sets made by scripts/synthcorpus (its README
 # lists the commands); the development corpus is ../shared/corpus/gestures.
 # The recordings are written to a temporary directory (up to 5 GB) and removed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 narrow=false
+noisy=false
 if [ "${1:-}" = --narrow ]; then
   narrow=true
   shift
+elif [ "${1:-}" = --noisy ]; then
+  noisy=true
+  shift
 fi
-if [ $# -lt 1 ] || [ ! -d "$1" ] || { $narrow && [ $# -ne 1 ]; }; then
-  echo "usage: scripts/augment/augment.sh HELD_DIR [CONDITION...] | --narrow HELD_DIR" >&2
+if [ $# -lt 1 ] || [ ! -d "$1" ] || { { $narrow || $noisy; } && [ $# -ne 1 ]; }; then
+  echo "usage: scripts/augment/augment.sh HELD_DIR [CONDITION...] | --narrow HELD_DIR | --noisy HELD_DIR" >&2
   exit 2
 fi
 held=$1
@@ -46,6 +59,10 @@ if $narrow; then
   names+=(heldJ heldK heldL heldM)
   out=audio/gesture/testdata/narrow/
   mkdir -p audio/gesture/testdata/narrow
+elif $noisy; then
+  conditions=(pink-10dB)
+  out=audio/gesture/testdata/noisy/aug-
+  mkdir -p audio/gesture/testdata/noisy
 elif [ ${#conditions[@]} -eq 0 ]; then
   conditions=(gate-zero-fast gate-zero-slow gate-duck30 gate-duck30-slow zeros-first
     pink-20dB babble-20dB babble-gate reverb hum-50Hz-harm-30dB rate-8k)
