@@ -235,7 +235,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
 			m := gesture.Model(l.band.band)
 			if l.band.band == gesture.Wide && l.loud.noisy() {
-				m = gesture.NoisyModel()
+				m = gesture.LoudRoomModel()
 			}
 			return m.ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
 		}

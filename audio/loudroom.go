@@ -83,7 +83,7 @@ func (r *loudRoom) faint(level float64) float64 {
 	return FaintMargin * min(1, max(0, (under-FaintUnderDB)/(FaintFullDB-FaintUnderDB)))
 }
 
-// noisy reports whether the room is loud enough for gesture.NoisyModel: the
+// noisy reports whether the room is loud enough for gesture.LoudRoomModel: the
 // median Above of the last gestures heard with the full margin, over the
 // room itself, is under gesture.NoisyAboveDB. Talk through a noise gate
 // never makes a room noisy, as it never lowers the margin.

@@ -2,6 +2,7 @@ package gesture_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -153,16 +154,18 @@ func TestALoudRoomHasItsOwnNetwork(t *testing.T) {
 	all := noisyTables(t)
 	loud, err := table.Read(all[len(tables(t, gesture.Wide)):]...)
 	require.NoError(t, err)
-	noisy, wide := gesture.NoisyModel(), gesture.Model(gesture.Wide)
-	var rightNoisy, rightWide int
+	noisy, both, wide := gesture.NoisyModel(), gesture.LoudRoomModel(), gesture.Model(gesture.Wide)
+	var rightNoisy, rightBoth, rightWide int
 	for _, e := range loud {
 		if want := table.Kind(e.Label); want.IsGesture() {
 			rightNoisy += b2i(noisy.Classify(e.F) == want)
+			rightBoth += b2i(both.Classify(e.F) == want)
 			rightWide += b2i(wide.Classify(e.F) == want)
 		}
 	}
-	t.Logf("gestures heard through loud pink noise named right: loud room's network %d, quiet room's %d", rightNoisy, rightWide)
+	t.Logf("gestures heard through loud pink noise named right: loud room's network %d, both %d, quiet room's %d", rightNoisy, rightBoth, rightWide)
 	assert.Greater(t, rightNoisy, rightWide*105/100, "the loud room's network should name more of them right")
+	assert.Greater(t, rightBoth, rightWide*103/100, "so should both together")
 	for _, p := range []string{"dev.csv.gz", "heldA.csv.gz", "heldH.csv.gz"} {
 		ex, err := table.Read(filepath.Join("testdata", p))
 		require.NoError(t, err)
@@ -170,11 +173,39 @@ func TestALoudRoomHasItsOwnNetwork(t *testing.T) {
 		for _, e := range ex {
 			if !table.Kind(e.Label).IsGesture() {
 				o++
-				bad += b2i(noisy.Classify(e.F).IsGesture())
+				bad += b2i(both.Classify(e.F).IsGesture())
 			}
 		}
-		assert.Less(t, float64(bad)/float64(o), 0.02, "%s: other sounds taken for gestures by the loud room's network", p)
+		assert.Less(t, float64(bad)/float64(o), 0.02, "%s: other sounds taken for gestures in a loud room", p)
 	}
+}
+
+// TestBlendGivesEachEnsembleAnEqualSay: the blend of a one-member and a
+// three-member ensemble gives the mean of their two means, not of the four
+// members.
+func TestBlendGivesEachEnsembleAnEqualSay(t *testing.T) {
+	ex, err := table.Read(filepath.Join("testdata", "dev.csv.gz"))
+	require.NoError(t, err)
+	a, b := gesture.Model(gesture.Wide)[:1], gesture.NoisyModel()
+	require.Len(t, b, 3)
+	mixed := gesture.Blend(a, b)
+	assert.Len(t, mixed, 6)
+	var differ int
+	for _, e := range ex[:200] {
+		x := e.F.Vector()
+		pa, pb, pm := a.Probs(x), b.Probs(x), mixed.Probs(x)
+		var flat [3]float64
+		for c := range pm {
+			assert.InDelta(t, (pa[c]+pb[c])/2, pm[c], 1e-9)
+			for _, n := range append(append(gesture.Ensemble{}, a...), b...) {
+				flat[c] += n.Probs(x)[c] / 4
+			}
+		}
+		if math.Abs(flat[0]-pm[0])+math.Abs(flat[1]-pm[1]) > 1e-6 {
+			differ++
+		}
+	}
+	assert.Positive(t, differ, "a plain mean of the four members would give the three more say")
 }
 
 func b2i(b bool) int {
