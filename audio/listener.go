@@ -195,6 +195,7 @@ type Listener struct {
 	reverb   reverbWatch
 	loud     loudRoom
 	final    *finalQueue // with Config.Final: what waits on a gesture's watch
+	holed    bool        // the onset being judged came after digital silence
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -234,7 +235,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if shipped {
 		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
 			m := gesture.Model(l.band.band)
-			if l.band.band == gesture.Wide && l.loud.noisy() {
+			if l.band.band == gesture.Wide && l.loud.noisy(f.Above, l.holed) {
 				m = gesture.LoudRoomModel()
 			}
 			return m.ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
@@ -472,6 +473,7 @@ func (l *Listener) decide() {
 		return f
 	}
 	feat := measure()
+	l.holed = holed
 	kind := l.cfg.Judge(p.on, feat)
 	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang {
 		since := float64(p.on-g.on) / float64(l.rate)

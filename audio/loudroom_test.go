@@ -131,18 +131,21 @@ func TestAGestureTheNetworkWasUnsureOfDoesNotMakeTheRoomLoud(t *testing.T) {
 
 func TestALoudRoomIsJudgedByItsOwnNetwork(t *testing.T) {
 	r := newLoudRoom()
-	assert.False(t, r.noisy(), "nothing heard yet")
+	assert.False(t, r.noisy(50, false), "nothing heard yet, a sound far over the room")
+	assert.True(t, r.noisy(25, false), "nothing heard yet, a sound 25 dB over the room")
+	assert.False(t, r.noisy(25, true), "nor after digital silence: a gate opening on talk")
 	r.heard(20, -10, true)
-	assert.False(t, r.noisy(), "one gesture does not decide")
+	assert.True(t, r.noisy(25, false), "one gesture does not decide")
 	r.heard(gesture.NoisyAboveDB-1, -10, true)
-	assert.True(t, r.noisy(), "hands 20-34 dB over the room")
+	assert.True(t, r.noisy(50, false), "hands 20-34 dB over the room: whatever the sound")
+	assert.True(t, r.noisy(50, true))
 	q := newLoudRoom()
 	for range LoudGestures {
 		q.heard(20, -10, false) // talk through a gate, named under a lowered margin
 	}
-	assert.False(t, q.noisy(), "the room is not loud on their word")
+	assert.False(t, q.noisy(50, false), "the room is not loud on their word")
 	for range LoudGestures {
 		q.heard(gesture.NoisyAboveDB+1, -10, true)
 	}
-	assert.False(t, q.noisy(), "hands 36 dB over the room")
+	assert.False(t, q.noisy(20, false), "hands 36 dB over the room: whatever the sound")
 }

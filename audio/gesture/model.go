@@ -141,8 +141,10 @@ func Model(b Band) Ensemble {
 // minutes on two cores, against 2.5 for five, and named as many codes right
 // on the held-out sets).
 //
-// Once the gestures heard stand less than NoisyAboveDB over the room, the
-// Listener asks LoudRoomModel: both networks, each with half the say. Alone,
+// Once the gestures heard stand less than NoisyAboveDB over the room (and,
+// before two have been heard, for a sound that itself stands less than that
+// over it), the Listener asks LoudRoomModel: both networks, each with half
+// the say. Alone,
 // the loud room's network took more words and chatter for gestures (behind
 // a gate over babble, 50 false gestures on heldN-Q and dev against 33);
 // with half the say, 39, and through pink noise 20 dB under the onsets it
