@@ -144,11 +144,12 @@ func Model(b Band) Ensemble {
 // Once the gestures heard stand less than NoisyAboveDB over the room (and,
 // before two have been heard, for a sound that itself stands less than that
 // over it), the Listener asks LoudRoomModel: both networks, each with half
-// the say. Alone,
-// the loud room's network took more words and chatter for gestures (behind
-// a gate over babble, 50 false gestures on heldN-Q and dev against 33);
-// with half the say, 39, and through pink noise 20 dB under the onsets it
-// still named 379 codes of 443 right, against 387 alone and 362 before.
+// the say. Alone, the loud room's network took more words and chatter for
+// gestures: behind a gate over babble, 50 false gestures on heldN-Q and dev
+// against 33 before it. With half the say it took 39, and through pink
+// noise 20 dB under the onsets it still named 379 codes of 443 right,
+// against 387 alone and 362 before it (both measured before the rule for a
+// loud room's first gestures).
 const (
 	NoisyAboveDB = 35.0
 	NoisyMembers = 3
