@@ -136,14 +136,20 @@ func TestShippedWeightsComeFromTheTables(t *testing.T) {
 }
 
 // noisyTables are the tables gesture.NoisyModel was trained on: the wide
-// network's and those in testdata/noisy.
+// network's and loudTables.
 func noisyTables(t *testing.T) []string {
+	t.Helper()
+	return append(tables(t, gesture.Wide), loudTables(t)...)
+}
+
+// loudTables are the tables in testdata/noisy: recordings through loud noise.
+func loudTables(t *testing.T) []string {
 	t.Helper()
 	p, err := filepath.Glob(filepath.Join("testdata", "noisy", "*.csv.gz"))
 	require.NoError(t, err)
 	require.NotEmpty(t, p, "the feature tables in testdata/noisy")
 	sort.Strings(p)
-	return append(tables(t, gesture.Wide), p...)
+	return p
 }
 
 // TestALoudRoomHasItsOwnNetwork: on the recordings heard through pink noise
@@ -151,8 +157,7 @@ func noisyTables(t *testing.T) []string {
 // gestures right than the quiet room's, and on the recordings as made it
 // takes few other sounds for gestures.
 func TestALoudRoomHasItsOwnNetwork(t *testing.T) {
-	all := noisyTables(t)
-	loud, err := table.Read(all[len(tables(t, gesture.Wide)):]...)
+	loud, err := table.Read(loudTables(t)...)
 	require.NoError(t, err)
 	noisy, both, wide := gesture.NoisyModel(), gesture.LoudRoomModel(), gesture.Model(gesture.Wide)
 	var rightNoisy, rightBoth, rightWide int
@@ -190,16 +195,13 @@ func TestBlendGivesEachEnsembleAnEqualSay(t *testing.T) {
 	require.Len(t, b, 3)
 	mixed := gesture.Blend(a, b)
 	assert.Len(t, mixed, 6)
+	pooled := append(append(gesture.Ensemble{}, a...), b...) // every member the same say
 	var differ int
 	for _, e := range ex[:200] {
 		x := e.F.Vector()
-		pa, pb, pm := a.Probs(x), b.Probs(x), mixed.Probs(x)
-		var flat [3]float64
+		pa, pb, pm, flat := a.Probs(x), b.Probs(x), mixed.Probs(x), pooled.Probs(x)
 		for c := range pm {
 			assert.InDelta(t, (pa[c]+pb[c])/2, pm[c], 1e-9)
-			for _, n := range append(append(gesture.Ensemble{}, a...), b...) {
-				flat[c] += n.Probs(x)[c] / 4
-			}
 		}
 		if math.Abs(flat[0]-pm[0])+math.Abs(flat[1]-pm[1]) > 1e-6 {
 			differ++
