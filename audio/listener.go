@@ -475,7 +475,7 @@ func (l *Listener) decide() {
 	feat := measure()
 	l.holed = holed
 	kind := l.cfg.Judge(p.on, feat)
-	if g := l.lastGest; kind == gesture.Other && l.shipped && g.on >= 0 && g.kind == gesture.Bang {
+	if g := l.lastGest; kind == gesture.Other && l.mayRepeat(holed) {
 		since := float64(p.on-g.on) / float64(l.rate)
 		if !feat.Considered() && feat.Sudden >= gesture.RepeatRise && since <= gesture.RepeatMax {
 			// It may be a bang of the run that barely lifted the ringing
@@ -530,6 +530,17 @@ func (l *Listener) decide() {
 	// over the room itself (not after digital silence) tells: see loudRoom.
 	sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
 	l.loud.heard(feat.Above, feat.Level, sure)
+}
+
+// mayRepeat reports whether the onset being judged, named Other, may still
+// be another bang of a run (see gesture.Repeats): the shipped network
+// judges, and the last gesture was a bang. Never after digital silence
+// (holed): a gate that closed between them left no ringing for a bang to
+// land on, and a gate opening on talk after a false bang would otherwise
+// make a run of them.
+func (l *Listener) mayRepeat(holed bool) bool {
+	g := l.lastGest
+	return l.shipped && !holed && g.on >= 0 && g.kind == gesture.Bang
 }
 
 // endWatch ends the watch on the last gesture at sample end (the next
