@@ -238,7 +238,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 			if l.band.band == gesture.Wide && l.loud.noisy(f.Above, l.holed) {
 				m = gesture.LoudRoomModel()
 			}
-			return m.ClassifyWith(f, min(l.reverb.margin(), l.loud.margin())+l.loud.faint(f.Level))
+			return m.ClassifyWith(f, l.margin(f.Level))
 		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
@@ -525,11 +525,34 @@ func (l *Listener) decide() {
 	l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
 	l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
-	l.reverb.start(o.Sample)
+	if holed {
+		// A gate opening on talk after digital silence names a burst whose
+		// "tail" is the talk going on: taken for a reverberant room's, it
+		// lowered the margin for the next gate opening. Only gestures heard
+		// over the room tell how it rings.
+		l.reverb.giveUp()
+	} else {
+		l.reverb.start(o.Sample)
+	}
 	// How loud the room is, only a gesture named with the full margin
 	// over the room itself (not after digital silence) tells: see loudRoom.
 	sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
 	l.loud.heard(feat.Above, feat.Level, sure)
+}
+
+// margin is the classifier's margin for the onset being judged, whose
+// loudest millisecond is at level dBFS: lowered in a reverberant or a loud
+// room, raised for a sound faint beside the hands heard. A reverberant
+// room's lower margin does not apply after digital silence: behind a gate,
+// what opens it on talk is named under the full margin, as the reverb watch
+// (which hears only gestures over the room) cannot tell a gate's talk from
+// a hall's ringing.
+func (l *Listener) margin(level float64) float64 {
+	rev := l.reverb.margin()
+	if l.holed {
+		rev = gesture.Margin
+	}
+	return min(rev, l.loud.margin()) + l.loud.faint(level)
 }
 
 // mayRepeat reports whether the onset being judged, named Other, may still

@@ -10,8 +10,9 @@ import (
 // A hard-walled room draws every sound out: a hit no longer dies within the
 // few milliseconds the classifier hears, and the network hesitates between
 // "bang" and "other" over hits it would name at once in a dry room. The
-// Listener measures how reverberant the room is from the gestures it hears,
-// by how far each one's sound has fallen TailFrom to TailTo seconds after
+// Listener measures how reverberant the room is from the gestures it hears
+// over the room (not after digital silence: see Listener.margin), by how far
+// each one's sound has fallen TailFrom to TailTo seconds after
 // it (its drop, dB under its loudest 10 ms), and lowers the classifier's
 // margin in a reverberant room: at the median drop of the last
 // ReverbGestures gestures, the full gesture.Margin at DryDropDB or more,
@@ -49,6 +50,10 @@ func newReverbWatch() reverbWatch { return reverbWatch{on: -1, drops: newRing(Re
 // start awaits the tail of the gesture at sample on. A tail already
 // awaited is given up: the new gesture sounds in it.
 func (r *reverbWatch) start(on int64) { r.on = on }
+
+// giveUp stops awaiting a tail: a gesture sounds in it whose own tail is
+// not to be measured.
+func (r *reverbWatch) giveUp() { r.on = -1 }
 
 // dueAt is the sample by which the awaited tail has been heard.
 func (r *reverbWatch) dueAt(rate int) int64 { return r.on + int64(TailTo*float64(rate)) }

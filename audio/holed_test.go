@@ -1,0 +1,70 @@
+package audio
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/audio/gesture"
+)
+
+// A bang of a run lands on the ringing of the last; across digital silence
+// (a gate that closed between them) there is none to land on, so an onset
+// after silence is never made a bang by the run rule.
+func TestNoRepeatedBangAcrossDigitalSilence(t *testing.T) {
+	l := NewListener(16000, Config{}, func(Event) {})
+	assert.False(t, l.mayRepeat(false), "no bang heard yet")
+	l.lastGest = lastGesture{on: 1600, kind: gesture.Bang, level: -20}
+	assert.True(t, l.mayRepeat(false), "after a bang, on its ringing")
+	assert.False(t, l.mayRepeat(true), "after a bang, but across digital silence")
+	l.lastGest.kind = gesture.Clap
+	assert.False(t, l.mayRepeat(false), "after a clap")
+	judged := NewListener(16000, Config{Judge: func(int64, gesture.Features) gesture.Kind { return gesture.Other }}, func(Event) {})
+	judged.lastGest = lastGesture{on: 1600, kind: gesture.Bang, level: -20}
+	assert.False(t, judged.mayRepeat(false), "another judge than the shipped network")
+}
+
+// heardHit plays a room at -60 dBFS for a second, then, when holed, 0.3 s of
+// digital silence (a gate closing), then a hit, and returns the Listener.
+func heardHit(t *testing.T, holed bool) *Listener {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, rate)
+	for i := range x {
+		x[i] = 0.001 * rng.NormFloat64()
+	}
+	if holed {
+		x = append(x, make([]float64, rate*3/10)...)
+	}
+	x = append(x, hit(rng, rate, 0.3, 0)...)
+	x = append(x, hit(rng, rate, 0, 0)...) // the room again, for the tail's time
+	var kinds []gesture.Kind
+	l := NewListener(rate, Config{}, func(e Event) {
+		if o, ok := e.(*Onset); ok {
+			kinds = append(kinds, o.Kind)
+		}
+	})
+	l.Write(x)
+	l.Close()
+	require.Contains(t, kinds, gesture.Bang, "the hit is heard as a gesture (holed %v): %v", holed, kinds)
+	return l
+}
+
+// A gesture heard over the room tells how the room rings; one after digital
+// silence does not (behind a gate, the burst that opened it may be talk, and
+// talk goes on where a hall's ringing would be).
+func TestOnlyGesturesOverTheRoomTellTheReverberation(t *testing.T) {
+	assert.Equal(t, 1, heardHit(t, false).reverb.drops.n, "a hit over the room is measured")
+	assert.Zero(t, heardHit(t, true).reverb.drops.n, "a hit after digital silence is not")
+}
+
+func TestAfterDigitalSilenceTheReverbMarginDoesNotApply(t *testing.T) {
+	l := NewListener(16000, Config{}, func(Event) {})
+	hear(&l.reverb, rand.New(rand.NewPCG(3, 4)), 3, 1.0)
+	require.Less(t, l.reverb.margin(), gesture.Margin, "a hall")
+	assert.Less(t, l.margin(-10), gesture.Margin, "over the room, the hall's margin")
+	l.holed = true
+	assert.Equal(t, gesture.Margin, l.margin(-10), "after digital silence, the full margin")
+}
