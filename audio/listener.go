@@ -475,7 +475,7 @@ func (l *Listener) decide() {
 	feat := measure()
 	l.holed = holed
 	kind := l.cfg.Judge(p.on, feat)
-	if g := l.lastGest; kind == gesture.Other && l.mayRepeat(holed) {
+	if g := l.lastGest; kind == gesture.Other && l.mayRepeat() {
 		since := float64(p.on-g.on) / float64(l.rate)
 		if !feat.Considered() && feat.Sudden >= gesture.RepeatRise && since <= gesture.RepeatMax {
 			// It may be a bang of the run that barely lifted the ringing
@@ -558,12 +558,12 @@ func (l *Listener) margin(level float64) float64 {
 // mayRepeat reports whether the onset being judged, named Other, may still
 // be another bang of a run (see gesture.Repeats): the shipped network
 // judges, and the last gesture was a bang. Never after digital silence
-// (holed): a gate that closed between them left no ringing for a bang to
+// (l.holed): a gate that closed between them left no ringing for a bang to
 // land on, and a gate opening on talk after a false bang would otherwise
 // make a run of them.
-func (l *Listener) mayRepeat(holed bool) bool {
+func (l *Listener) mayRepeat() bool {
 	g := l.lastGest
-	return l.shipped && !holed && g.on >= 0 && g.kind == gesture.Bang
+	return l.shipped && !l.holed && g.on >= 0 && g.kind == gesture.Bang
 }
 
 // endWatch ends the watch on the last gesture at sample end (the next
