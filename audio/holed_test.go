@@ -74,3 +74,47 @@ func TestAfterDigitalSilenceTheReverbMarginDoesNotApply(t *testing.T) {
 	l.holed = true
 	assert.Equal(t, gesture.Margin, l.margin(-10), "after digital silence, the full margin")
 }
+
+// A stream that starts behind a closed gate has let no room through when
+// its first sound opens it: that sound is judged against RoomUnknownDB, a
+// quiet room, not against the digital silence (against which any sound
+// stands 100 dB up) nor a room heard later; a sound after a room was heard
+// is judged against that room.
+func TestTheFirstSoundBehindAClosedGateIsJudgedAgainstAQuietRoom(t *testing.T) {
+	const rate = 16000
+	first := func(x []float64) *Onset {
+		var got *Onset
+		l := NewListener(rate, Config{}, func(e Event) {
+			if o, ok := e.(*Onset); ok && got == nil {
+				got = o
+			}
+		})
+		l.Write(x)
+		l.Close()
+		require.NotNil(t, got, "the hit is heard")
+		return got
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	cold := append(make([]float64, rate/2), hit(rng, rate, 0.3, 0)...)
+	o := first(cold)
+	assert.InDelta(t, o.Features.Level-RoomUnknownDB, o.Features.Above, 0.01, "judged against the unknown room")
+	assert.GreaterOrEqual(t, RoomUnknownDB, -65.0, "a laptop's quiet room, not a studio's")
+
+	warm := make([]float64, rate)
+	for i := range warm {
+		warm[i] = 0.01 * rng.NormFloat64() // the room at -40 dBFS
+	}
+	warm = append(warm, make([]float64, rate*3/10)...)
+	warm = append(warm, hit(rng, rate, 0.3, 0)...)
+	var onsets []*Onset
+	l := NewListener(rate, Config{}, func(e Event) {
+		if o, ok := e.(*Onset); ok {
+			onsets = append(onsets, o)
+		}
+	})
+	l.Write(warm)
+	l.Close()
+	require.NotEmpty(t, onsets)
+	o = onsets[len(onsets)-1]
+	assert.InDelta(t, o.Features.Level+40, o.Features.Above, 3, "judged against the room heard before the gate closed")
+}
