@@ -19,6 +19,10 @@ type WAVInfo struct {
 	Bits       int   // bits per stored sample: 8, 16, 24 or 32 (integer), 32 or 64 (float)
 	Float      bool  // samples are IEEE floats rather than integers
 	Frames     int64 // samples per channel
+	// Unsized: the header gave no length for the audio (a placeholder, as
+	// a recorder writing to a pipe or killed before it closed the file
+	// leaves): Frames are what the file holds.
+	Unsized bool
 }
 
 // Seconds is the duration of the audio.
@@ -98,7 +102,7 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 	}
 	data := io.NewSectionReader(ra, lay.dataOff, lay.frames*int64(lay.blockAlign))
 	w := &WAV{
-		info: WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Float: lay.float, Frames: lay.frames},
+		info: WAVInfo{SampleRate: lay.rate, Channels: lay.channels, Bits: lay.bits, Float: lay.float, Frames: lay.frames, Unsized: lay.unsized},
 		left: lay.frames,
 		buf:  make([]float64, 2048*lay.channels),
 		mix:  NewMixdown(lay.channels, lay.rate),
@@ -247,6 +251,7 @@ func (w *WAV) readFloats(dst []float64) (int, error) {
 type riffLayout struct {
 	rate, channels, bits, blockAlign int
 	float                            bool
+	unsized                          bool // the data chunk's size was a placeholder
 	dataOff, frames                  int64
 }
 
@@ -320,8 +325,11 @@ func scanRIFF(r io.ReadSeeker) (riffLayout, error) {
 			if !haveFmt {
 				return lay, fmt.Errorf("%w: data chunk before fmt chunk", ErrNotWAV)
 			}
-			if n == 0xFFFFFFFF { // written by a streaming recorder: runs to the end
-				n = size - body
+			if unsized(n, body, size, r) {
+				// A recorder that streams its output (to a pipe, or killed
+				// before it could go back and write the length) leaves a
+				// placeholder: the data runs to the end of the file.
+				n, lay.unsized = size-body, true
 			}
 			if body+n > size {
 				return lay, fmt.Errorf("%w: header declares %.2f s of audio, the file holds %.2f s",
@@ -333,6 +341,34 @@ func scanRIFF(r io.ReadSeeker) (riffLayout, error) {
 		}
 		pos = body + n + n&1
 	}
+}
+
+// unsized reports whether a data chunk's size n, for a chunk whose body
+// starts at body in a file of size bytes, is a recorder's placeholder
+// rather than a length: 0 with audio after it (not another chunk), or
+// 0x7FFFFF00 or more (0xFFFFFFFF, 0x7FFFFFFF and the like) running past
+// the end of the file. A size between those that runs past the end is a
+// file cut short.
+func unsized(n, body, size int64, r io.ReadSeeker) bool {
+	switch {
+	case n >= 0x7FFFFF00:
+		return body+n > size
+	case n != 0 || size-body < 8:
+		return false
+	}
+	var next [4]byte
+	if _, err := r.Seek(body, io.SeekStart); err != nil {
+		return false
+	}
+	if _, err := io.ReadFull(r, next[:]); err != nil {
+		return false
+	}
+	for _, c := range next {
+		if c < ' ' || c > '~' {
+			return true // samples, not a chunk's name
+		}
+	}
+	return false
 }
 
 func (l *riffLayout) seconds(bytes int64) float64 {

@@ -410,7 +410,8 @@ func (f *wtFailingReader) Read(p []byte) (int, error) {
 type wtChunk struct {
 	id   string
 	body []byte
-	size int64
+	size int64 // the size written; 0: the body's
+	zero bool  // write a size of 0 whatever the body
 }
 
 // wtRIFF builds a RIFF/WAVE file of the given chunks.
@@ -418,7 +419,7 @@ func wtRIFF(chunks ...wtChunk) []byte {
 	var b []byte
 	for _, c := range chunks {
 		size := c.size
-		if size == 0 {
+		if size == 0 && !c.zero {
 			size = int64(len(c.body))
 		}
 		b = append(b, c.id...)
@@ -510,6 +511,8 @@ func wtCases() []wtCase {
 	fmt16 := wtChunk{id: "fmt ", body: wtFmt(1, 1, 16000, 16)}
 	data16 := wtChunk{id: "data", body: wtPCM16(wtMono16...)}
 	info16 := &audio.WAVInfo{SampleRate: 16000, Channels: 1, Bits: 16, Frames: 6}
+	unsized16 := *info16
+	unsized16.Unsized = true
 	list := wtChunk{id: "LIST", body: append([]byte("INFOISFT"), binary.LittleEndian.AppendUint32(nil, 8)...)}
 	list.body = append(list.body, "tableref"...)
 
@@ -594,8 +597,12 @@ func wtCases() []wtCase {
 		{name: "5 bytes", data: []byte("RIFF\x00"), err: audio.ErrNotWAV},
 		{name: "11 bytes", data: []byte("RIFF\x04\x00\x00\x00WAV"), err: audio.ErrNotWAV},
 		{name: "data larger than the file", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), size: 16000}), err: audio.ErrTruncated},
-		{name: "data of 0xFFFFFFFE", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), size: 0xFFFFFFFE}), err: audio.ErrTruncated},
-		{name: "data size 0xFFFFFFFF (streaming writer)", data: streaming, info: info16, want: wtMono16Out},
+		{name: "data of 0xFFFFFFFE (a placeholder)", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), size: 0xFFFFFFFE}), info: &unsized16, want: wtMono16Out},
+		{name: "data size 0xFFFFFFFF (streaming writer)", data: streaming, info: &unsized16, want: wtMono16Out},
+		{name: "data size 0x7FFFFFFF (a recorder writing to a pipe)", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), size: 0x7FFFFFFF}), info: &unsized16, want: wtMono16Out},
+		{name: "data size 0 with samples after (a recorder killed before closing)", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), zero: true}), info: &unsized16, want: wtMono16Out},
+		{name: "empty data, then a LIST chunk", data: wtRIFF(fmt16, wtChunk{id: "data"}, list), info: &audio.WAVInfo{SampleRate: 16000, Channels: 1, Bits: 16, Frames: 0}, want: []float64{}},
+		{name: "data of 0x7FFFFEFF past the end (cut short)", data: wtRIFF(fmt16, wtChunk{id: "data", body: wtPCM16(wtMono16...), size: 0x7FFFFEFF}), err: audio.ErrTruncated},
 		{name: "empty data", data: wtRIFF(fmt16, wtChunk{id: "data"}), info: &audio.WAVInfo{SampleRate: 16000, Channels: 1, Bits: 16, Frames: 0}, want: []float64{}},
 		{name: "half a frame of data", data: wtRIFF(wtChunk{id: "fmt ", body: wtFmt(1, 2, 16000, 16)}, wtChunk{id: "data", body: []byte{1, 2, 3}}), info: &audio.WAVInfo{SampleRate: 16000, Channels: 2, Bits: 16, Frames: 0}, want: []float64{}},
 		{name: "trailing partial frame", data: wtRIFF(fmt16, wtChunk{id: "data", body: append(wtPCM16(wtMono16...), 0x55)}), info: info16, want: wtMono16Out},

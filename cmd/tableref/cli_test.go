@@ -255,6 +255,37 @@ func TestCLIErrors(t *testing.T) {
 	}
 }
 
+// A recording whose header never got its length (a recorder writing to a
+// pipe, or killed before it closed the file) is read to its end, with a note
+// saying so, and heard as if its header were right.
+func TestCLIReadsAWAVWhoseHeaderHasNoLength(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.wav")
+	cliWriteWAV(t, good, 16000, cliClaps(16000, []float64{0.3, 0.6}, 1.5))
+	full, err := os.ReadFile(good)
+	require.NoError(t, err)
+	at := bytes.Index(full, []byte("data"))
+	require.Positive(t, at)
+	want := cliRun(t, nil, "listen", "--json", "--wav", good)
+	require.Equal(t, 0, want.code, want.stderr)
+	assert.NotContains(t, want.stderr, "no length")
+	for name, size := range map[string]uint32{"zero": 0, "pipe": 0x7FFFFFFF, "streaming": 0xFFFFFFFF} {
+		t.Run(name, func(t *testing.T) {
+			b := bytes.Clone(full)
+			binary.LittleEndian.PutUint32(b[at+4:], size)
+			path := filepath.Join(dir, name+".wav")
+			require.NoError(t, os.WriteFile(path, b, 0o644))
+			r := cliRun(t, nil, "listen", "--json", "--wav", path)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "no length")
+			assert.Equal(t, 1, strings.Count(strings.TrimSpace(r.stderr), "\n")+1, "one line: %q", r.stderr)
+			gestures := func(out string) int { return strings.Count(out, `"kind":"clap"`) + strings.Count(out, `"kind":"bang"`) }
+			assert.Equal(t, gestures(want.stdout), gestures(r.stdout))
+			assert.Equal(t, 2, gestures(r.stdout), r.stdout)
+		})
+	}
+}
+
 // cliNoDeviceEnv is this process's environment with ALSA pointed at a
 // configuration whose only device is PulseAudio at a socket that does not
 // exist, so that PortAudio finds no input device on a machine without a

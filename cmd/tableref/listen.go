@@ -135,6 +135,9 @@ func listen(e *env, lf listenFlags, out printer) error {
 		return err
 	}
 	defer src.close()
+	if src.note != "" {
+		fmt.Fprintln(e.stderr, src.note)
+	}
 	out.start(src.info)
 
 	var l interface {
@@ -211,6 +214,7 @@ type input struct {
 	close     func() error
 	overflows func() int
 	channels  func() []audio.ChannelState // what mixing the channels down found
+	note      string                      // a warning about the input, for stderr
 }
 
 // sourceInfo describes the input for the start event.
@@ -243,6 +247,7 @@ func openInput(lf listenFlags) (*input, error) {
 			block:    4096,
 			close:    func() error { pre.Close(); return w.Close() },
 			channels: w.Channels,
+			note:     unsizedNote(lf.wav, inf),
 		}, nil
 	}
 	m, err := mic.Open(mic.Options{Device: lf.device})
@@ -258,6 +263,15 @@ func openInput(lf listenFlags) (*input, error) {
 		overflows: m.Overflows,
 		channels:  m.Channels,
 	}, nil
+}
+
+// unsizedNote is the warning for a WAV file whose header gave no length
+// for its audio ("" for any other).
+func unsizedNote(name string, inf audio.WAVInfo) string {
+	if !inf.Unsized {
+		return ""
+	}
+	return fmt.Sprintf("tableref: note: %s: its header gives no length for the audio (a recording not closed properly?); reading the %.2f s the file holds", name, inf.Seconds())
 }
 
 // inputError words an input problem for a person.
