@@ -82,23 +82,21 @@ func TestAfterDigitalSilenceTheReverbMarginDoesNotApply(t *testing.T) {
 // is judged against that room.
 func TestTheFirstSoundBehindAClosedGateIsJudgedAgainstAQuietRoom(t *testing.T) {
 	const rate = 16000
-	first := func(x []float64) *Onset {
-		var got *Onset
+	rng := rand.New(rand.NewPCG(7, 8))
+	heard := func(x []float64) []*Onset {
+		var onsets []*Onset
 		l := NewListener(rate, Config{}, func(e Event) {
-			if o, ok := e.(*Onset); ok && got == nil {
-				got = o
+			if o, ok := e.(*Onset); ok {
+				onsets = append(onsets, o)
 			}
 		})
 		l.Write(x)
 		l.Close()
-		require.NotNil(t, got, "the hit is heard")
-		return got
+		require.NotEmpty(t, onsets, "the hit is heard")
+		return onsets
 	}
-	rng := rand.New(rand.NewPCG(7, 8))
-	cold := append(make([]float64, rate/2), hit(rng, rate, 0.3, 0)...)
-	o := first(cold)
-	assert.InDelta(t, o.Features.Level-RoomUnknownDB, o.Features.Above, 0.01, "judged against the unknown room")
-	assert.GreaterOrEqual(t, RoomUnknownDB, -65.0, "a laptop's quiet room, not a studio's")
+	cold := heard(append(make([]float64, rate/2), hit(rng, rate, 0.3, 0)...))[0]
+	assert.InDelta(t, cold.Features.Level-RoomUnknownDB, cold.Features.Above, 0.01, "judged against the unknown room")
 
 	warm := make([]float64, rate)
 	for i := range warm {
@@ -106,15 +104,7 @@ func TestTheFirstSoundBehindAClosedGateIsJudgedAgainstAQuietRoom(t *testing.T) {
 	}
 	warm = append(warm, make([]float64, rate*3/10)...)
 	warm = append(warm, hit(rng, rate, 0.3, 0)...)
-	var onsets []*Onset
-	l := NewListener(rate, Config{}, func(e Event) {
-		if o, ok := e.(*Onset); ok {
-			onsets = append(onsets, o)
-		}
-	})
-	l.Write(warm)
-	l.Close()
-	require.NotEmpty(t, onsets)
-	o = onsets[len(onsets)-1]
+	onsets := heard(warm)
+	o := onsets[len(onsets)-1]
 	assert.InDelta(t, o.Features.Level+40, o.Features.Above, 3, "judged against the room heard before the gate closed")
 }

@@ -102,18 +102,8 @@ const (
 )
 
 // RoomUnknownDB is the level, in dBFS, taken for the room before any of it
-// has been heard (a stream that starts behind a closed noise gate): a quiet
-// room as a laptop's microphone hears it. Any sound is judged by how far it
-// stands over the room, so a room taken too quiet makes the first burst of
-// talk that opens the gate stand out like a hand on the table: at -70 dBFS,
-// 9 of 25 false gestures in an hour of gated party noise came in the clips'
-// first 3 s; at -60, 5 of 21, with no gesture lost on our gate rows (a
-// quieter first gesture than about -28 dBFS starts to be lost from -55).
-// The price: a studio-clean recording that starts in true digital silence
-// is judged like a stream behind a gate, and one corpus file's first bang
-// (dev-010) is lost under reverb, a fade-in and 16 kHz (one code in 443
-// each); nothing is lost on the plain recordings.
-const RoomUnknownDB = -60.0
+// has been heard: a quiet room.
+const RoomUnknownDB = -70.0
 
 // silenceRun is how many exact zeros in a row are digital silence, for the
 // Listener (a quiet signal crosses zero, but not for this long).
