@@ -42,20 +42,31 @@ func heardHit(t *testing.T, holed bool) *Listener {
 	}
 	x = append(x, hit(rng, rate, 0.3, 0)...)
 	x = append(x, hit(rng, rate, 0, 0)...) // the room again, for the tail's time
+	l, onsets := hearAll(rate, x)
 	var kinds []gesture.Kind
 	gestures := 0
+	for _, o := range onsets {
+		kinds = append(kinds, o.Kind)
+		if o.Kind.IsGesture() {
+			gestures++
+		}
+	}
+	require.Equal(t, 1, gestures, "the hit is heard as a gesture (holed %v): %v", holed, kinds)
+	return l
+}
+
+// hearAll runs x at rate Hz through a new Listener, to its end, and returns
+// the Listener and the onsets it reported.
+func hearAll(rate int, x []float64) (*Listener, []*Onset) {
+	var onsets []*Onset
 	l := NewListener(rate, Config{}, func(e Event) {
 		if o, ok := e.(*Onset); ok {
-			kinds = append(kinds, o.Kind)
-			if o.Kind.IsGesture() {
-				gestures++
-			}
+			onsets = append(onsets, o)
 		}
 	})
 	l.Write(x)
 	l.Close()
-	require.Equal(t, 1, gestures, "the hit is heard as a gesture (holed %v): %v", holed, kinds)
-	return l
+	return l, onsets
 }
 
 // A gesture heard over the room tells how the room rings; one after digital
@@ -84,14 +95,7 @@ func TestTheFirstSoundBehindAClosedGateIsJudgedAgainstAQuietRoom(t *testing.T) {
 	const rate = 16000
 	rng := rand.New(rand.NewPCG(7, 8))
 	heard := func(x []float64) []*Onset {
-		var onsets []*Onset
-		l := NewListener(rate, Config{}, func(e Event) {
-			if o, ok := e.(*Onset); ok {
-				onsets = append(onsets, o)
-			}
-		})
-		l.Write(x)
-		l.Close()
+		_, onsets := hearAll(rate, x)
 		require.NotEmpty(t, onsets, "the hit is heard")
 		return onsets
 	}
