@@ -107,14 +107,51 @@ func TestATelephoneLineIsToldFromAMicrophone(t *testing.T) {
 	_, last = narrowReported(clapRoom(4, 8000, 3), 8000)
 	assert.True(t, last, "a stream sampled at 8 kHz")
 
-	// a clean room's first sounds are dull thumps (nothing above a few kHz)
-	// before the claps come: that is no telephone line
+	// a room's first sounds are dull thumps (nothing above a few kHz) before
+	// the claps come: that is no telephone line, the room's hiss says so
 	dull := telephone(clapRoom(5, rate, 1.4), rate)
-	for i := range dull {
-		dull[i] *= 3
+	for i, v := range hiss(7, rate, 1.4, -55) {
+		dull[i] = 3*dull[i] + v
 	}
 	ever, _ = narrowReported(append(dull, clapRoom(6, rate, 6)...), rate)
 	assert.False(t, ever, "a microphone heard in full whose first sounds are dull")
+}
+
+// hiss is seconds of white noise at rate Hz, db dBFS RMS.
+func hiss(seed uint64, rate int, seconds, db float64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	x := make([]float64, int(seconds*float64(rate)))
+	k := math.Pow(10, db/20)
+	for i := range x {
+		x[i] = k * rng.NormFloat64()
+	}
+	return x
+}
+
+// TestATelephoneLineIsToldByItsRoomBeforeAnySound: a headset's line
+// resampled up carries nothing above 4 kHz in its hiss either, so it is
+// told before the first clap (which the network for microphones heard in
+// full would take for a bang); a microphone's hiss, and a room too quiet to
+// stand over a file's rounding noise, tell no such thing.
+func TestATelephoneLineIsToldByItsRoomBeforeAnySound(t *testing.T) {
+	const rate = 48000
+	_, last := narrowReported(telephone(hiss(1, rate, 1.5, -60), rate), rate)
+	assert.True(t, last, "a telephone line's hiss, resampled to 48 kHz")
+
+	ever, _ := narrowReported(hiss(2, rate, 3, -60), rate)
+	assert.False(t, ever, "a microphone's hiss")
+
+	ever, _ = narrowReported(telephone(hiss(3, rate, 1.5, -95), rate), rate)
+	assert.False(t, ever, "a line's hiss under the rounding noise of 16 bits")
+
+	// the room decides only until the sounds do: bright claps over a dull
+	// room are a microphone heard in full
+	x := telephone(hiss(4, rate, 8, -60), rate)
+	for i, v := range clapRoom(5, rate, 8) {
+		x[i] += v
+	}
+	_, last = narrowReported(x, rate)
+	assert.False(t, last, "claps heard in full over a dull room")
 }
 
 // TestATelephoneLineStillHearsTheCodes: the corpus recordings made at 16
