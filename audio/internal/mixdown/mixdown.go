@@ -18,10 +18,12 @@
 //     shifted copy of itself, which would comb filter it. A channel does
 //     not line up when it barely correlates with the loudest (correlation
 //     between -Related and Together: delayed by more than a moment, or a
-//     different microphone), or when it correlates better shifted by one
-//     sample either way than as it stands (delayed by a little: a pair a
-//     few centimetres apart, or half a millisecond, still correlates well,
-//     but its average notches out the kilohertz that tell a clap).
+//     different microphone), or when it correlates better, either way round,
+//     shifted by one of Lags than as it stands (delayed by a little: a pair
+//     a few centimetres apart, or half a millisecond, still correlates well
+//     on a low thump, or even runs against it, but its average notches out
+//     the kilohertz that tell a clap). A delayed channel is left out, never
+//     turned over.
 //
 // The channels left are then averaged. What the Mixer
 // decided is available from State, for telling the user about the
@@ -52,15 +54,22 @@ const (
 	// two do not line up (one is delayed, or they are different
 	// microphones), and it is left out.
 	Together = 0.5
-	// LagSlack is how much better, in correlation, the channel must line
-	// up with the loudest when shifted by one sample than as it stands to
-	// be taken for delayed.
+	// LagSlack is how much better, in correlation (its size, either sign),
+	// the channel must line up with the loudest when shifted by one of Lags
+	// than as it stands to be taken for delayed.
 	LagSlack = 0.01
 	// Memory is the time constant of the statistics, in seconds.
 	Memory = 2.0
 	// FrameSeconds is how often the mix is reconsidered.
 	FrameSeconds = 0.01
 )
+
+// Lags are the shifts, in seconds, at which a channel is compared with the
+// loudest, either way round, besides one sample: from a microphone pair a
+// few centimetres apart to 4 ms. A low thump's correlation falls off slowly
+// with the shift, so a shift near the channel's true delay lines it up
+// better than none does.
+var Lags = []float64{0.0000625, 0.000125, 0.00025, 0.0005, 0.001, 0.002, 0.004}
 
 // Channel is what the Mixer knows about one input channel.
 type Channel struct {
@@ -86,9 +95,12 @@ type Mixer struct {
 	decay   float64
 	energy  []float64 // decayed sums of squares, per channel
 	cross   []float64 // decayed sums of x[a]*x[b], a < b, row by row
-	early   []float64 // the same of x[a] times x[b] one sample earlier
-	late    []float64 // the same of x[a] one sample earlier times x[b]
-	last    []float64 // each channel's previous sample
+	lags    []int     // the shifts compared, in samples: 1, then Lags
+	early   []float64 // per pair, per lag: decayed sums of x[a] times x[b] lag samples earlier
+	late    []float64 // the same of x[a] lag samples earlier times x[b]
+	hist    []float64 // the last maxLag samples of each channel, a ring per channel
+	hAt     int       // where the next sample goes in each ring
+	maxLag  int
 	ref     int       // the loudest channel, decided at the last boundary
 	weight  []float64 // the mix in force
 	prev    []float64 // the mix before it, faded out over the frame
@@ -104,15 +116,25 @@ type Mixer struct {
 func New(channels, rate int) *Mixer {
 	channels = max(channels, 1)
 	frame := max(int(FrameSeconds*float64(rate)), 1)
+	lags := []int{1}
+	for _, sec := range Lags {
+		if l := int(math.Round(sec * float64(rate))); l > lags[len(lags)-1] {
+			lags = append(lags, l)
+		}
+	}
+	pairs := channels * (channels - 1) / 2
+	maxLag := lags[len(lags)-1]
 	m := &Mixer{
 		n:      channels,
 		frame:  frame,
 		decay:  math.Exp(-float64(frame) / (Memory * float64(rate))),
 		energy: make([]float64, channels),
-		cross:  make([]float64, channels*(channels-1)/2),
-		early:  make([]float64, channels*(channels-1)/2),
-		late:   make([]float64, channels*(channels-1)/2),
-		last:   make([]float64, channels),
+		cross:  make([]float64, pairs),
+		lags:   lags,
+		early:  make([]float64, pairs*len(lags)),
+		late:   make([]float64, pairs*len(lags)),
+		hist:   make([]float64, channels*maxLag),
+		maxLag: maxLag,
 		weight: make([]float64, channels),
 		prev:   make([]float64, channels),
 		flip:   make([]bool, channels),
@@ -146,6 +168,7 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 		}
 		return dst
 	}
+	nl, ml := len(m.lags), m.maxLag
 	for i := 0; i+n <= len(in); i += n {
 		x := in[i : i+n]
 		k := 0
@@ -154,16 +177,28 @@ func Mix[T float32 | float64](m *Mixer, dst []float64, in []T) []float64 {
 			f := float64(v)
 			quiet = quiet && f*f == 0 // adds no energy (a tiny float too): nothing to judge by
 			m.energy[a] += f * f
+			ha := m.hist[a*ml : (a+1)*ml]
 			for b, u := range x[a+1:] {
 				g := float64(u)
 				m.cross[k] += f * g
-				m.early[k] += f * m.last[a+1+b]
-				m.late[k] += m.last[a] * g
+				hb := m.hist[(a+1+b)*ml : (a+2+b)*ml]
+				early, late := m.early[k*nl:(k+1)*nl], m.late[k*nl:(k+1)*nl]
+				for j, l := range m.lags {
+					at := m.hAt - l
+					if at < 0 {
+						at += ml
+					}
+					early[j] += f * hb[at]
+					late[j] += ha[at] * g
+				}
 				k++
 			}
 		}
 		for a, v := range x {
-			m.last[a] = float64(v)
+			m.hist[a*ml+m.hAt] = float64(v)
+		}
+		if m.hAt++; m.hAt == ml {
+			m.hAt = 0
 		}
 		switch {
 		case !m.started && len(m.held) == 0 && quiet:
@@ -269,22 +304,30 @@ func (m *Mixer) decide() {
 				k := m.index(c, ref)
 				norm := math.Sqrt(e * eRef)
 				corr = m.cross[k] / norm
-				shifted = math.Max(m.early[k], m.late[k]) / norm
+				nl := len(m.lags)
+				for j := range nl {
+					shifted = math.Max(shifted, math.Max(math.Abs(m.early[k*nl+j]), math.Abs(m.late[k*nl+j]))/norm)
+				}
 			}
 		}
 		ch.Correlation = corr
+		// delayed: a shift lines it up better (either sign) by LagSlack;
+		// still delayed until no shift does
+		delayed := shifted > math.Abs(corr)+LagSlack
+		if ch.Apart {
+			delayed = shifted > math.Abs(corr)
+		}
 		// turned over at -Related, back only above -Related+0.1, so that a
-		// correlation hovering near the line does not flip the mix each frame
-		m.flip[c] = c != ref && !ch.Dead && (corr <= -Related || m.flip[c] && corr < -Related+0.1)
+		// correlation hovering near the line does not flip the mix each
+		// frame; never a delayed channel, whose average would comb filter
+		m.flip[c] = c != ref && !ch.Dead && !delayed && (corr <= -Related || m.flip[c] && corr < -Related+0.1)
 		ch.Inverted = m.flip[c]
 		// a live channel that does not line up with the loudest (delayed,
 		// or another microphone) is left out: averaged in, it would comb
-		// filter the sound; out at Together, back in above Together+0.1;
-		// out when a sample's shift lines it up better by LagSlack, back in
-		// once the shift no longer does
-		apart := corr < Together || shifted > corr+LagSlack
+		// filter the sound; out at Together, back in above Together+0.1
+		apart := corr < Together || delayed
 		if ch.Apart {
-			apart = corr < Together+0.1 || shifted > corr
+			apart = corr < Together+0.1 || delayed
 		}
 		ch.Apart = c != ref && !ch.Dead && !m.flip[c] && apart
 		switch {
@@ -333,6 +376,8 @@ func (m *Mixer) decayAll() {
 	}
 	for k := range m.cross {
 		m.cross[k] *= m.decay
+	}
+	for k := range m.early {
 		m.early[k] *= m.decay
 		m.late[k] *= m.decay
 	}
