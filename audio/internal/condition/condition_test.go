@@ -3,6 +3,7 @@ package condition
 import (
 	"math"
 	"math/rand"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -344,14 +345,21 @@ func humAt(r *rand.Rand, x []float64, hz, peakDB float64, harmonics ...float64) 
 	}
 }
 
+// loudHum is 2 s of a quiet room (-60 dBFS) with mains hum at hz and two
+// harmonics at -20 dBFS peak (x), and what a Conditioner fed it in blocks
+// of 512 made of it (y).
+func loudHum(seed int64, hz float64) (x, y []float64, c *Conditioner) {
+	r := rand.New(rand.NewSource(seed))
+	x = noise(r, 2*rate, -60)
+	humAt(r, x, hz, -20, 1, .5, .3)
+	c = New(rate)
+	return x, run(c, x, 512), c
+}
+
 func TestHumIsCancelledWithinTheFirstSecond(t *testing.T) {
 	// the first gesture of a file or a stream can come half a second in
 	for _, hz := range []float64{50, 60} {
-		r := rand.New(rand.NewSource(11))
-		x := noise(r, 2*rate, -60)
-		humAt(r, x, hz, -20, 1, .5, .3)
-		c := New(rate)
-		y := run(c, x, 512)
+		x, y, _ := loudHum(11, hz)
 		from, to := rate*6/10, rate*9/10 // 0.6 to 0.9 s
 		before, after := lineDB(x[from:to], hz), lineDB(y[from:to], hz)
 		assert.Less(t, after, before-30, "%v Hz at 0.6-0.9 s: %.1f dB before, %.1f after", hz, before, after)
@@ -380,4 +388,33 @@ func TestHumStaysCancelledUnderKnocks(t *testing.T) {
 	}
 	assert.True(t, on, "the hum was found")
 	assert.False(t, dropped, "the hum's canceller stopped while the hum went on")
+}
+
+// TestACancellerStartsWithoutAClick: a loud hum's canceller that starts at
+// full strength would cut the hum off within one sample, a click across the
+// spectrum that the onset detector takes for a clap; it fades in instead.
+// The highs of the output (its third difference: 18 dB an octave, which
+// leaves nothing of the hum's lines, in 5 ms blocks) never stand out of the
+// room's hiss.
+func TestACancellerStartsWithoutAClick(t *testing.T) {
+	for _, hz := range []float64{50, 60} {
+		_, y, c := loudHum(13, hz)
+		require.Positive(t, c.State().HumLines, "%v Hz: the hum was found", hz)
+		blk := rate / 200
+		var dbs []float64
+		for i := 3; i+blk <= len(y); i += blk {
+			var s float64
+			for j := i; j < i+blk; j++ {
+				d := y[j] - 3*y[j-1] + 3*y[j-2] - y[j-3]
+				s += d * d
+			}
+			dbs = append(dbs, level.DB(s/float64(blk)))
+		}
+		sorted := append([]float64(nil), dbs...)
+		sort.Float64s(sorted)
+		median := sorted[len(sorted)/2]
+		for k, db := range dbs {
+			assert.Less(t, db, median+6, "%v Hz: the highs at %.3f s stand %.1f dB over the hiss's", hz, float64(k*blk)/rate, db-median)
+		}
+	}
 }

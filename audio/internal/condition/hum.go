@@ -40,6 +40,11 @@ const (
 	// humSearchRate is about the rate the search looks at (the input summed
 	// in blocks).
 	humSearchRate = 1000
+	// HumRampSeconds is how long a canceller that starts at full strength
+	// (on a steady line) takes to fade in, along a raised cosine: starting
+	// at once, it would cut a loud hum off in one sample, a click the
+	// onset detector hears as a clap.
+	HumRampSeconds = 0.03
 	// HumPhasorErr is how far, as a share of its size, a line's phasor may
 	// stray from the one the search before foresaw and still count as the
 	// same steady sinusoid: a canceller starts at once only on such a line
@@ -49,24 +54,25 @@ const (
 
 // hum finds mains lines and cancels them.
 type hum struct {
-	rate   int
-	box    int     // input samples summed into one search sample
-	sr     float64 // the search rate
-	acc    float64
-	k      int
-	ring   []float64 // the last HumWindow seconds, at the search rate
-	at     int       // next write position in ring
-	total  int64     // search samples so far
-	every  int64
-	win    []float64 // Hann window
-	short  []float64 // room for the shorter windows of the first searches
-	wsum   float64   // the sum of the window of the search under way
-	early  int64     // search samples before the first search
-	last   int64     // when the last search ran, in search samples
-	lin    []float64 // the ring in time order, windowed, for one search
-	lines  []line
-	mu     float64
-	active bool // some line is cancelled
+	rate     int
+	box      int     // input samples summed into one search sample
+	sr       float64 // the search rate
+	acc      float64
+	k        int
+	ring     []float64 // the last HumWindow seconds, at the search rate
+	at       int       // next write position in ring
+	total    int64     // search samples so far
+	every    int64
+	win      []float64 // Hann window
+	short    []float64 // room for the shorter windows of the first searches
+	wsum     float64   // the sum of the window of the search under way
+	early    int64     // search samples before the first search
+	last     int64     // when the last search ran, in search samples
+	lin      []float64 // the ring in time order, windowed, for one search
+	lines    []line
+	mu       float64
+	rampStep float64 // a fade-in's progress per input sample
+	active   bool    // some line is cancelled
 }
 
 type line struct {
@@ -81,6 +87,8 @@ type line struct {
 	// coefficients, hum = a·cos + b·sin
 	c, s, rc, rs float64
 	a, b         float64
+	// how far the canceller's fade-in has gone, 0..1 (1: in full)
+	ramp float64
 	// the line's phasor at the last search that found it (see phasor), and
 	// that search's time in search samples (0: none)
 	z   complex128
@@ -102,6 +110,7 @@ func (h *hum) init(rate int) {
 	h.every = max(2, int64(HumEvery*h.sr))
 	h.early = max(1, int64(HumFirstWindow*h.sr))
 	h.mu = 2 / (HumNotchSeconds * float64(rate))
+	h.rampStep = 1 / (HumRampSeconds * float64(rate))
 	seen := map[float64]bool{}
 	for _, mains := range []float64{50, 60} {
 		for k := 1; k <= HumHarmonics; k++ {
@@ -179,12 +188,14 @@ func (h *hum) search(m int) {
 			z := h.phasor(x, l.hz)
 			if l.hits >= HumOnAfter && !l.on {
 				l.on = true
+				l.ramp = 1 // a canceller starting from nothing fades in as it learns
 				if h.steady(l, z) {
 					// the canceller starts where it would have converged
 					// to, with its oscillator at phase 0 on the ring's last
-					// sample (the next one it cancels)
+					// sample (the next one it cancels), fading in
 					l.c, l.s = 1, 0
 					l.a, l.b = real(z), -imag(z)
+					l.ramp = 0
 				}
 			}
 			l.z, l.zAt = z, h.total
@@ -267,14 +278,23 @@ func (h *hum) goertzel(hz float64) complex128 {
 // power is |x|².
 func power(x complex128) float64 { return real(x)*real(x) + imag(x)*imag(x) }
 
-// cancel subtracts the lines being cancelled from v.
+// cancel subtracts the lines being cancelled from v. A canceller still
+// fading in subtracts only part of its line, but learns from what full
+// cancellation would leave.
 func (h *hum) cancel(v float64) float64 {
-	e := v
+	e, out := v, v
 	any := false
 	for i := range h.lines {
 		l := &h.lines[i]
 		if l.on {
-			e -= l.a*l.c + l.b*l.s
+			est := l.a*l.c + l.b*l.s
+			e -= est
+			g := 1.0
+			if l.ramp < 1 {
+				g = 0.5 - 0.5*math.Cos(math.Pi*l.ramp)
+				l.ramp = math.Min(1, l.ramp+h.rampStep)
+			}
+			out -= g * est
 			any = true
 		}
 	}
@@ -289,7 +309,7 @@ func (h *hum) cancel(v float64) float64 {
 			l.turn()
 		}
 	}
-	return e
+	return out
 }
 
 func (l *line) turn() {
