@@ -313,17 +313,17 @@ func TestAChannelDelayedOrTurnedOverDoesNotChangeTheCodes(t *testing.T) {
 		for _, c := range cases {
 			d := int(math.Round(c.delay * float64(rate)))
 			in := make([]float64, 0, 2*len(x))
-			for i, v := range x {
+			for j, v := range x {
 				u := 0.0
-				if i >= d {
-					u = c.gain * x[i-d]
+				if j >= d {
+					u = c.gain * x[j-d]
 				}
 				in = append(in, v, u)
 			}
 			m := audio.NewMixdown(2, rate)
 			var mono []float64
-			for i := 0; i < len(in); i += 2 * 512 {
-				mono = audio.Mix(m, mono, in[i:min(len(in), i+2*512)])
+			for j := 0; j < len(in); j += 2 * 512 {
+				mono = audio.Mix(m, mono, in[j:min(len(in), j+2*512)])
 			}
 			mono = m.Flush(mono)
 			_, got := latListen(mono, rate, 512, audio.Config{})
