@@ -18,12 +18,14 @@ type Onset struct {
 }
 
 // Retract takes back a gesture reported earlier: what followed it showed
-// it was the first burst of a shouted word (see WordWatch). It is not
+// it was the first burst of a shouted word (see WordWatch), or no other
+// gesture came within the gap of it (Alone; see loneWatch). It is not
 // counted in any code.
 type Retract struct {
 	Sample  int64        // the gesture's Onset.Sample
 	Time    float64      // Sample in seconds
 	Kind    gesture.Kind // the kind it was reported as
+	Alone   bool         // taken back for being alone, not as a word
 	Emitted int64        // samples consumed when the event was emitted
 }
 

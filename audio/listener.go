@@ -38,7 +38,11 @@ type Config struct {
 	// began a word (up to WordWatch seconds, with the events after it), a
 	// gesture taken back is never reported, and there are no Retract
 	// events. Live, a gesture is reported at once and may be retracted.
+	// With Final, a gesture waits for the gap after it too (see loneWatch).
 	Final bool
+	// KeepAlone keeps a gesture that no other comes within Gap of: by
+	// default it is taken back, as no code is one gesture (see loneWatch).
+	KeepAlone bool
 }
 
 // AnalysisRate is the lowest rate, in Hz, at which onsets are sought: faster
@@ -196,8 +200,9 @@ type Listener struct {
 	noise    uint64    // state of the noise that stands in for digital silence
 	reverb   reverbWatch
 	loud     loudRoom
-	final    *finalQueue // with Config.Final: what waits on a gesture's watch
-	holed    bool        // the onset being judged came after digital silence
+	final    *finalQueue // with Config.Final: what waits on a gesture's verdict
+	alone    loneWatch
+	holed    bool // the onset being judged came after digital silence
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -265,12 +270,13 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 		after:    int64(gesture.After * float64(rate)),
 	}
 	if cfg.Final {
-		l.final = &finalQueue{out: emit, held: -1}
+		l.final = &finalQueue{out: emit}
 		l.emit = l.final.emit
 	}
 	l.band = newBandWatch(rate, arate, n, hop)
 	l.line = newLineDown(rate)
 	l.codes.gap = int64(cfg.Gap * float64(rate))
+	l.alone = newLoneWatch(l.codes.gap)
 	l.codes.current = -1
 	l.codes.minTalk = int64(MinTalk * float64(rate))
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
@@ -348,6 +354,9 @@ func (l *Listener) Close() {
 		l.decide()
 	}
 	l.endWatch(l.pos)
+	if l.alone.alone >= 0 && !l.cfg.KeepAlone {
+		l.takeBackAlone(l.alone.take()) // nothing more can come
+	}
 	if l.codes.talking {
 		l.codes.talk(false, l.pos)
 	}
@@ -425,6 +434,12 @@ func (l *Listener) settle() {
 	}
 	if l.word.on >= 0 && (hold < 0 || l.word.on < hold) {
 		hold = l.word.on // it may yet leave the code
+	}
+	if l.alone.due(l.pos, hold) {
+		l.takeBackAlone(l.alone.take())
+	}
+	if a := l.alone.alone; a >= 0 && (hold < 0 || a < hold) {
+		hold = a // it may yet be taken back
 	}
 	for c := l.codes.due(l.pos, hold, l.rate); c != nil; c = l.codes.due(l.pos, hold, l.rate) {
 		c.Emitted = l.pos
@@ -579,20 +594,48 @@ func (l *Listener) endWatch(end int64) {
 	on, kind := w.on, w.kind
 	word := w.word(end, l.rate)
 	w.on = -1
-	if l.final != nil {
-		l.final.settle(on, word)
-	}
 	if !word {
+		l.kept(on, kind)
 		return
 	}
+	l.takeBack(on, kind, false)
+}
+
+// kept follows a gesture that stayed one after its word watch: it waits for
+// company, unless Config.KeepAlone.
+func (l *Listener) kept(on int64, kind gesture.Kind) {
+	if l.cfg.KeepAlone {
+		if l.final != nil {
+			l.final.keep(on)
+		}
+		return
+	}
+	company, lone, loneKind := l.alone.kept(on, kind)
+	if lone >= 0 {
+		l.takeBackAlone(lone, loneKind)
+	}
+	if l.final != nil {
+		for _, c := range company {
+			l.final.keep(c)
+		}
+	}
+}
+
+// takeBackAlone takes back a gesture that stayed alone (see loneWatch).
+func (l *Listener) takeBackAlone(on int64, kind gesture.Kind) { l.takeBack(on, kind, true) }
+
+// takeBack takes back the gesture at sample on: it leaves its code, and is
+// retracted (live) or never reported (Config.Final).
+func (l *Listener) takeBack(on int64, kind gesture.Kind, alone bool) {
 	l.codes.remove(on)
 	if l.lastGest.on == on {
 		l.lastGest.on = -1
 	}
 	if l.final != nil {
-		return // never reported
+		l.final.drop(on) // never reported
+		return
 	}
-	l.emit(&Retract{Sample: on, Time: float64(on) / float64(l.rate), Kind: kind, Emitted: l.pos})
+	l.emit(&Retract{Sample: on, Time: float64(on) / float64(l.rate), Kind: kind, Alone: alone, Emitted: l.pos})
 }
 
 // stays reports whether the stream's first sound p, as heard so far, has

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 // The command-line tests build tableref once and run it as a subprocess, so
@@ -695,4 +696,43 @@ func TestCLIListenFileIsFinal(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"bang", "bang", "code BB"}, got, "from a file: only what stands")
+}
+
+// TestCLIListenAlone: a clap with no other within the gap is no code's, so
+// from a file it is not printed; --alone keeps it (a code of its own). Live,
+// the retract line says why.
+func TestCLIListenAlone(t *testing.T) {
+	const rate = 44100
+	path := filepath.Join(t.TempDir(), "alone.wav")
+	cliWriteWAV(t, path, rate, cliClaps(rate, []float64{0.5, 3.0, 3.4}, 5.5))
+	heard := func(args ...string) (gestures []float64, codes []string) {
+		r := cliRun(t, nil, append([]string{"listen", "--json", "--wav", path}, args...)...)
+		require.Equal(t, 0, r.code, "%s", r)
+		for _, ev := range cliEvents(t, r.stdout) {
+			switch ev["event"] {
+			case "onset":
+				if ev["kind"] != "other" {
+					gestures = append(gestures, math.Round(cliNumber(t, ev, "t")*10)/10)
+				}
+			case "code":
+				codes = append(codes, ev["order"].(string))
+			}
+		}
+		return gestures, codes
+	}
+	all, allCodes := heard("--alone")
+	require.Equal(t, []float64{0.5, 3.0, 3.4}, all, "the test's premise: with --alone, the three bursts are gestures")
+	assert.Len(t, allCodes, 2, "with --alone the clap alone is a code of its own")
+	g, codes := heard()
+	assert.Equal(t, []float64{3.0, 3.4}, g, "the clap alone is taken back")
+	assert.Len(t, codes, 1)
+
+	var out bytes.Buffer
+	p := &jsonPrinter{w: &out, rate: rate}
+	p.event(&audio.Retract{Time: 0.5, Kind: gesture.Clap, Alone: true})
+	p.event(&audio.Retract{Time: 2.41, Kind: gesture.Bang})
+	evs := cliEvents(t, out.String())
+	require.Len(t, evs, 2)
+	assert.Equal(t, "alone", evs[0]["why"])
+	assert.Equal(t, "word", evs[1]["why"])
 }

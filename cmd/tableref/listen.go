@@ -33,6 +33,7 @@ type listenFlags struct {
 	pause       float64
 	shout       float64
 	micCheck    bool
+	alone       bool
 }
 
 func (lf *listenFlags) register(fs interface {
@@ -47,6 +48,7 @@ func (lf *listenFlags) register(fs interface {
 	fs.Float64Var(&lf.gap, "gap", audio.DefaultGap, "seconds of silence after the last gesture that end a code")
 	fs.BoolVar(&lf.json, "json", false, "print JSON lines, one event per line, instead of the live display")
 	fs.BoolVar(&lf.verbose, "v", false, "also show onsets that are not gestures (voices, glasses, noise)")
+	fs.BoolVar(&lf.alone, "alone", false, "keep a gesture that no other comes within --gap of (by default it is taken back: a code has two or more)")
 	if live {
 		fs.BoolVar(&lf.levels, "levels", false, "with --json, also print the input level ten times a second")
 		fs.BoolVar(&lf.voices, "voices", false, "the Insomnia voices timer: report pauses (the whole table silent) and shouts instead of gestures")
@@ -86,11 +88,12 @@ func runListen(e *env, args []string) error {
 			"runs until Ctrl-C, then reports the code in progress.\n\n"+
 			"With --json each line is one event, for example:\n"+
 			`  {"event":"onset","t":1.234,"kind":"clap"}            t: seconds from the start; kind: clap, bang or other`+"\n"+
-			`  {"event":"retract","t":2.41,"kind":"bang"}           the bang at 2.41 was the start of a word: no code counts it`+"\n"+
+			`  {"event":"retract","t":2.41,"kind":"bang","why":"word"}  the bang at 2.41 was the start of a word: no code counts it`+"\n"+
+			`  {"event":"retract","t":9.02,"kind":"clap","why":"alone"} no other gesture came within --gap of it: a code has two or more`+"\n"+
 			`  {"event":"code","start":0.8,"end":3.5,"bangs":3,"claps":4,"order":"BBCBCCC"}`+"\n"+
 			"From the microphone a gesture is printed at once and a retract line may follow. From a WAV file\n"+
 			"only final verdicts are printed: each gesture waits until what follows shows whether it began a\n"+
-			fmt.Sprintf("word (up to %g s), and one that did is not printed at all.\n\n", audio.WordWatch)+
+			fmt.Sprintf("word (up to %g s) or stays alone (up to --gap), and one taken back is not printed at all.\n\n", audio.WordWatch)+
 			"With --check it checks the microphone: it asks for two claps then two bangs and says whether it\n"+
 			"heard them right, and what is wrong with the input if anything (muted, gated by noise suppression,\n"+
 			"clipping, too quiet, DC, hum, a dead or inverted channel). Exit status 1 when the check fails.\n\n"+
@@ -203,7 +206,9 @@ func listen(e *env, lf listenFlags, out printer) error {
 // has nobody waiting on it, so it gets final verdicts only (no gesture that
 // is later taken back); the microphone gets every gesture at once.
 func listenerConfig(lf listenFlags, src *input) audio.Config {
-	return audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live}
+	// The microphone check hears gestures one by one, however slowly they
+	// come: it keeps a gesture alone.
+	return audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live, KeepAlone: lf.alone || lf.micCheck}
 }
 
 // input is an opened audio source with what the printers need to know.

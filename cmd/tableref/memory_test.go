@@ -66,7 +66,7 @@ func TestMemoryConstantInLength(t *testing.T) {
 			r.name, r.maxRSS, float64(r.maxRSS)/1024, r.onsets, r.took, r.floor, r.direct)
 	}
 
-	// The files must really have been analysed: a burst every 2-4 s.
+	// The files must really have been analysed: two bursts every 2.5-4.5 s.
 	if short.onsets < 60/4 || long.onsets < 3600/4 {
 		t.Errorf("too few onsets heard (%d in a minute, %d in an hour): the test signal is not exercising the analysis", short.onsets, long.onsets)
 	}
@@ -203,8 +203,9 @@ func (c *onsetCounter) Write(p []byte) (int, error) {
 }
 
 // writeClapWAV streams sec seconds of 16-bit mono audio at rate to path, a
-// second at a time: low noise (about -50 dBFS) with a clap-like burst (15 ms
-// of loud, decaying noise) every 2 to 4 seconds.
+// second at a time: low noise (about -50 dBFS) with a pair of clap-like
+// bursts (15 ms of loud, decaying noise, half a second apart: a code, as a
+// gesture alone is taken back) every 2.5 to 4.5 seconds.
 func writeClapWAV(t *testing.T, path string, rate, sec int) {
 	t.Helper()
 	f, err := os.Create(path)
@@ -231,14 +232,18 @@ func writeClapWAV(t *testing.T, path string, rate, sec int) {
 	rng := rand.New(rand.NewPCG(7, uint64(sec)))
 	burstLen := rate * 15 / 1000
 	nextBurst := rate // the first at 1 s
-	burstAt, amp := -burstLen, 0.0
+	burstAt, amp, second := -burstLen, 0.0, false
 	block := make([]byte, 2*rate)
 	for s := 0; s < sec; s++ {
 		for i := range rate {
 			n := s*rate + i
 			if n == nextBurst {
 				burstAt, amp = n, 0.3+0.4*rng.Float64()
-				nextBurst += 2*rate + rng.IntN(2*rate)
+				if second = !second; second {
+					nextBurst += rate / 2
+				} else {
+					nextBurst += 2*rate + rng.IntN(2*rate)
+				}
 			}
 			v := 0.003 * (2*rng.Float64() - 1)
 			if k := n - burstAt; k < burstLen {

@@ -68,7 +68,11 @@ func (p *checkPrinter) event(ev audio.Event) {
 		}
 	case *audio.Retract:
 		if p.heard.retract(e.Time) && !p.json {
-			fmt.Fprintf(p.w, "  (that %s was a word, not counted)\n", e.Kind)
+			if e.Alone {
+				fmt.Fprintf(p.w, "  (that %s came alone, not counted)\n", e.Kind)
+			} else {
+				fmt.Fprintf(p.w, "  (that %s was a word, not counted)\n", e.Kind)
+			}
 		}
 	case *audio.Mic:
 		p.problems = e.Problems

@@ -63,6 +63,7 @@ type (
 		Event string  `json:"event"`
 		T     float64 `json:"t"`
 		Kind  string  `json:"kind"`
+		Why   string  `json:"why"` // "word" or "alone"
 		At    float64 `json:"at"`
 	}
 	jsonTalk struct {
@@ -150,7 +151,7 @@ func (p *jsonPrinter) event(ev audio.Event) {
 			p.put(jsonOnset{"onset", round4(e.Time), string(e.Kind), round1(e.Strength), round1(e.Features.Level), p.at(e.Emitted)})
 		}
 	case *audio.Retract:
-		p.put(jsonRetract{"retract", round4(e.Time), string(e.Kind), p.at(e.Emitted)})
+		p.put(jsonRetract{"retract", round4(e.Time), string(e.Kind), retractWhy(e), p.at(e.Emitted)})
 	case *audio.Code:
 		j := jsonCode{Event: "code", Start: round4(e.Start), End: round4(e.End), Bangs: e.Bangs, Claps: e.Claps, Order: e.Order, At: p.at(e.Emitted)}
 		if p.order != nil {
@@ -273,7 +274,11 @@ func (p *humanPrinter) event(ev audio.Event) {
 			p.line("  %s  (other sound)", clock(e.Time))
 		}
 	case *audio.Retract:
-		p.line("  %s  (not a %s: the start of a word)", clock(e.Time), e.Kind)
+		if e.Alone {
+			p.line("  %s  (not a %s: no other gesture came near it, and a code has two or more)", clock(e.Time), e.Kind)
+		} else {
+			p.line("  %s  (not a %s: the start of a word)", clock(e.Time), e.Kind)
+		}
 	case *audio.Code:
 		msg := fmt.Sprintf("code %s-%s: %s + %s (%s)", clock(e.Start), clock(e.End), plural(e.Bangs, "bang"), plural(e.Claps, "clap"), e.Order)
 		if p.order != nil {
@@ -326,4 +331,12 @@ func meterBar(db float64) string {
 	n := int(math.Round((db + 70) / 70 * width))
 	n = max(0, min(width, n))
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
+}
+
+// retractWhy says why a gesture was taken back, for the JSON lines.
+func retractWhy(e *audio.Retract) string {
+	if e.Alone {
+		return "alone"
+	}
+	return "word"
 }

@@ -22,8 +22,8 @@ var sliceConditions = []string{
 // the bar for a degraded input: F1 >= 0.97, codes >= 0.85 and at
 // most 2 false gestures, plain included (its own bar, codes >= 0.95, is not
 // met on recordings the network has not heard yet, so it is not a gate
-// here), and at most one false gesture in the half minute of party noise,
-// gated or not (the bar is none; see the README's table).
+// here), and no false gesture in the minute of party noise, gated or not
+// (the bar).
 func TestSliceMeetsTheTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the robustness slice takes about 20 s; not with -short")
@@ -31,7 +31,7 @@ func TestSliceMeetsTheTargets(t *testing.T) {
 	sharedDir(t, false)
 	bin := tableref(t)
 	var out, errb bytes.Buffer
-	args := []string{"-files", "6", "-noise-clips", "1", "-noise-seconds", "30", "-json", "-bin", bin,
+	args := []string{"-files", "6", "-noise-clips", "2", "-noise-seconds", "30", "-json", "-bin", bin,
 		"-only", strings.Join(sliceConditions, ",")}
 	if code := run(context.Background(), args, &out, &errb); code != 0 {
 		t.Fatalf("robustness %s: exit %d\n%s", strings.Join(args, " "), code, errb.String())
@@ -52,8 +52,8 @@ func TestSliceMeetsTheTargets(t *testing.T) {
 		t.Logf("%-18s F1 %.3f codes %.3f false %d", r.Condition, r.F1, r.Codes, r.False)
 		switch {
 		case r.Gestures == 0: // party noise: every gesture is false
-			if r.False > 1 {
-				t.Errorf("%s: %d false gestures in 30 s", r.Condition, r.False)
+			if r.False > 0 {
+				t.Errorf("%s: %d false gestures in a minute", r.Condition, r.False)
 			}
 		case r.F1 < 0.97 || r.Codes < 0.85 || r.False > 2:
 			t.Errorf("%s misses the bar: F1 %.3f, codes %.3f, %d false gestures", r.Condition, r.F1, r.Codes, r.False)
