@@ -11,56 +11,98 @@ import "github.com/tableref/tableref/audio/gesture"
 // in no code.
 //
 // Only gestures that stayed gestures count as company: a word's first burst
-// taken back (see WordWatch) keeps nobody company.
+// taken back (see WordWatch) keeps nobody company. Nor do two gestures
+// closer than CompanyFrom seconds keep each other company: nobody claps or
+// bangs twice in a tenth of a second, so they are one sound heard twice (a
+// word's burst and its next syllable, a thing dropped and bouncing).
+const CompanyFrom = 0.1
 
-// loneWatch follows the gestures kept so far, for the one still alone.
+// loneWatch follows the gestures kept so far, for the ones still alone.
 type loneWatch struct {
-	gap  int64
-	last int64 // the last gesture kept (-1 before any)
-	// alone is the last gesture kept, while no other came within the gap
-	// before it and none has come after it yet (-1 when there is none).
-	alone     int64
-	aloneKind gesture.Kind
+	gap, from int64
+	recent    []int64 // the gestures kept within the gap before the last
+	alone     []aloneGesture
 }
 
-func newLoneWatch(gap int64) loneWatch {
-	return loneWatch{gap: gap, last: -1, alone: -1}
+// aloneGesture is a gesture kept with no company yet.
+type aloneGesture struct {
+	on   int64
+	kind gesture.Kind
 }
 
-// kept records that the gesture at sample on, of kind, stays a gesture. It
-// returns the gestures that now have company (on itself, and the one alone
-// before it) and the gesture left alone for good, with its kind (-1 if
-// none): one alone more than the gap before on.
-func (w *loneWatch) kept(on int64, kind gesture.Kind) (company []int64, lone int64, loneKind gesture.Kind) {
-	lone = -1
-	if w.last >= 0 && on-w.last < w.gap {
-		if w.alone >= 0 {
-			company = append(company, w.alone)
+func newLoneWatch(gap, from int64) loneWatch {
+	return loneWatch{gap: gap, from: from}
+}
+
+// company reports whether gestures at samples a <= b keep each other
+// company.
+func (w *loneWatch) company(a, b int64) bool {
+	return b-a >= w.from && b-a < w.gap
+}
+
+// kept records that the gesture at sample on, of kind, stays a gesture
+// (gestures come in time order). It returns the gestures that now have
+// company (on itself, and those alone before it) and those left alone for
+// good: alone more than the gap before on.
+func (w *loneWatch) kept(on int64, kind gesture.Kind) (company []int64, lone []aloneGesture) {
+	with := false
+	for _, r := range w.recent {
+		with = with || w.company(r, on)
+	}
+	still := w.alone[:0]
+	for _, a := range w.alone {
+		switch {
+		case w.company(a.on, on):
+			company = append(company, a.on)
+		case on-a.on >= w.gap:
+			lone = append(lone, a)
+		default:
+			still = append(still, a)
 		}
+	}
+	w.alone = still
+	if with {
 		company = append(company, on)
-		w.alone = -1
 	} else {
-		lone, loneKind = w.alone, w.aloneKind
-		w.alone, w.aloneKind = on, kind
+		w.alone = append(w.alone, aloneGesture{on, kind})
 	}
-	w.last = on
-	return company, lone, loneKind
+	k := 0
+	for k < len(w.recent) && on-w.recent[k] >= w.gap {
+		k++
+	}
+	w.recent = append(w.recent[:0], w.recent[k:]...)
+	w.recent = append(w.recent, on)
+	return company, lone
 }
 
-// due reports whether the gesture alone (if any) is alone for good at
-// sample now: the gap after it has passed and no sound that started within
-// the gap is still being judged (first is the earliest onset still waiting
-// for its verdict, -1 if none).
-func (w *loneWatch) due(now, first int64) bool {
-	if w.alone < 0 || now < w.alone+w.gap {
-		return false
+// due returns the first gesture alone for good at sample now, if any: the
+// gap after it has passed and no sound that started within the gap is still
+// being judged (first is the earliest onset still waiting for its verdict,
+// -1 if none). It is forgotten.
+func (w *loneWatch) due(now, first int64) (aloneGesture, bool) {
+	if len(w.alone) == 0 {
+		return aloneGesture{}, false
 	}
-	return first < 0 || first >= w.alone+w.gap
+	a := w.alone[0]
+	if now < a.on+w.gap || (first >= 0 && first < a.on+w.gap) {
+		return aloneGesture{}, false
+	}
+	w.alone = w.alone[1:]
+	return a, true
 }
 
-// take forgets the gesture alone and returns its sample and kind.
-func (w *loneWatch) take() (int64, gesture.Kind) {
-	on := w.alone
-	w.alone = -1
-	return on, w.aloneKind
+// waiting is the first gesture still alone, or -1.
+func (w *loneWatch) waiting() int64 {
+	if len(w.alone) == 0 {
+		return -1
+	}
+	return w.alone[0].on
+}
+
+// end returns every gesture still alone (nothing more can come) and
+// forgets them.
+func (w *loneWatch) end() []aloneGesture {
+	a := w.alone
+	w.alone = nil
+	return a
 }

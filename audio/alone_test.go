@@ -116,3 +116,20 @@ func TestAGestureJudgedLateStillKeepsCompany(t *testing.T) {
 	x = x[:int(2.05*rate)] // the second is still being heard when the input ends
 	assert.Equal(t, []string{"B0.50", "B1.90", "code BB"}, summary(aloneRun(x, rate, audio.Config{}, 0.5, 1.9)))
 }
+
+// TestGesturesTooCloseKeepNoCompany: two gestures under CompanyFrom apart
+// are one sound heard twice, and both are taken back; a third at a
+// gesture's pace after them keeps both.
+func TestGesturesTooCloseKeepNoCompany(t *testing.T) {
+	const rate = 16000
+	rng := rand.New(rand.NewPCG(27, 28))
+	x := roomNoise(rng, 7*rate, 0.001)
+	bangs := []float64{0.5, 0.58, 3.0, 3.08, 3.5}
+	for _, b := range bangs {
+		burst(x, rate, rng, b, 0.4)
+	}
+	assert.Equal(t, []string{"B3.00", "B3.08", "B3.50", "code BBB"},
+		summary(aloneRun(x, rate, audio.Config{Final: true}, bangs...)))
+	assert.Equal(t, []string{"B0.50", "B0.58", "-B0.50 alone", "-B0.58 alone", "B3.00", "B3.08", "B3.50", "code BBB"},
+		summary(aloneRun(x, rate, audio.Config{}, bangs...)))
+}

@@ -276,7 +276,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	l.band = newBandWatch(rate, arate, n, hop)
 	l.line = newLineDown(rate)
 	l.codes.gap = int64(cfg.Gap * float64(rate))
-	l.alone = newLoneWatch(l.codes.gap)
+	l.alone = newLoneWatch(l.codes.gap, int64(CompanyFrom*float64(rate)))
 	l.codes.current = -1
 	l.codes.minTalk = int64(MinTalk * float64(rate))
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
@@ -354,8 +354,8 @@ func (l *Listener) Close() {
 		l.decide()
 	}
 	l.endWatch(l.pos)
-	if l.alone.alone >= 0 && !l.cfg.KeepAlone {
-		l.takeBackAlone(l.alone.take()) // nothing more can come
+	for _, a := range l.alone.end() {
+		l.takeBack(a.on, a.kind, true) // nothing more can come
 	}
 	if l.codes.talking {
 		l.codes.talk(false, l.pos)
@@ -435,10 +435,10 @@ func (l *Listener) settle() {
 	if l.word.on >= 0 && (hold < 0 || l.word.on < hold) {
 		hold = l.word.on // it may yet leave the code
 	}
-	if l.alone.due(l.pos, hold) {
-		l.takeBackAlone(l.alone.take())
+	for a, ok := l.alone.due(l.pos, hold); ok; a, ok = l.alone.due(l.pos, hold) {
+		l.takeBack(a.on, a.kind, true)
 	}
-	if a := l.alone.alone; a >= 0 && (hold < 0 || a < hold) {
+	if a := l.alone.waiting(); a >= 0 && (hold < 0 || a < hold) {
 		hold = a // it may yet be taken back
 	}
 	for c := l.codes.due(l.pos, hold, l.rate); c != nil; c = l.codes.due(l.pos, hold, l.rate) {
@@ -610,9 +610,9 @@ func (l *Listener) kept(on int64, kind gesture.Kind) {
 		}
 		return
 	}
-	company, lone, loneKind := l.alone.kept(on, kind)
-	if lone >= 0 {
-		l.takeBackAlone(lone, loneKind)
+	company, lone := l.alone.kept(on, kind)
+	for _, a := range lone {
+		l.takeBack(a.on, a.kind, true)
 	}
 	if l.final != nil {
 		for _, c := range company {
@@ -620,9 +620,6 @@ func (l *Listener) kept(on int64, kind gesture.Kind) {
 		}
 	}
 }
-
-// takeBackAlone takes back a gesture that stayed alone (see loneWatch).
-func (l *Listener) takeBackAlone(on int64, kind gesture.Kind) { l.takeBack(on, kind, true) }
 
 // takeBack takes back the gesture at sample on: it leaves its code, and is
 // retracted (live) or never reported (Config.Final).
