@@ -30,8 +30,8 @@ type Input interface {
 type Opener func() (in Input, name string, live bool, err error)
 
 // Event is something heard. Kinds: "clap" and "bang" (one gesture, at T),
-// "retract" (the gesture at T was the start of a word after all; no code
-// counts it), "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
+// "retract" (the gesture at T was the start of a word after all, or no
+// other gesture came within the gap of it; no code counts it), "code" (Start, End, Bangs, Claps, Order, Masked), "pause-start", "pause",
 // "shout-start", "shout" (Start, End, DB), "status" (Status, Listening) and
 // "mic" (Problems: what is wrong with the input now; none when it is fine
 // again).
