@@ -203,6 +203,7 @@ type Listener struct {
 	final    *finalQueue // with Config.Final: what waits on a gesture's verdict
 	alone    loneWatch
 	holed    bool // the onset being judged came after digital silence
+	hall     bool // the onset just judged is a gesture only as heard in a hall (see HallAttackMs)
 }
 
 // lastGesture is the last onset emitted as a gesture.
@@ -245,7 +246,16 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 			if l.band.band == gesture.Wide && l.loud.noisy(f.Above, l.holed) {
 				m = gesture.LoudRoomModel()
 			}
-			return m.ClassifyWith(f, l.margin(f.Level))
+			k := m.ClassifyWith(f, l.margin(f.Level))
+			l.hall = false
+			if !l.holed && l.reverb.wet >= 1 {
+				f.AttackMs = min(f.AttackMs, HallAttackMs)
+				f.Decay = min(f.Decay, HallDecayDB)
+				h := m.ClassifyWith(f, l.margin(f.Level))
+				l.hall = h.IsGesture() && !k.IsGesture()
+				k = h
+			}
+			return k
 		}
 	}
 	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
@@ -542,6 +552,7 @@ func (l *Listener) decide() {
 	l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
 	l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
 	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
+	l.word.hall = l.hall
 	if holed {
 		// A gate opening on talk after digital silence names a burst whose
 		// "tail" is the talk going on: taken for a reverberant room's, it

@@ -26,6 +26,10 @@ import (
 //
 // A drum or a table rings with a pitch too, but never grows louder than the
 // hit that set it ringing.
+//
+// A gesture named only as heard in a hall (see HallAttackMs) is a word as
+// soon as one voice frame in its watch, after its first burst, is voiced: a
+// voice's onset in a hall looks like such a hit.
 const (
 	WordWatch        = 0.4
 	WordBurst        = 0.05
@@ -38,6 +42,7 @@ const (
 type wordWatch struct {
 	on    int64 // the gesture's first sample; -1 when nothing is watched
 	kind  gesture.Kind
+	hall  bool  // a gesture only as heard in a hall: the first voiced frame makes it a word
 	blk   int64 // samples per 10 ms block
 	frame int64 // samples in a voice analysis window
 
@@ -109,6 +114,13 @@ func (w *wordWatch) word(end int64, rate int) bool {
 	later := 0.0
 	for _, e := range w.blocks[nb:last] {
 		later = math.Max(later, e)
+	}
+	if w.hall {
+		for _, f := range w.frames {
+			if f.end <= end && f.voiced {
+				return true
+			}
+		}
 	}
 	if first <= 0 || later < first {
 		return false
