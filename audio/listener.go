@@ -248,7 +248,7 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 			}
 			k := m.ClassifyWith(f, l.margin(f.Level))
 			l.hall = false
-			if !l.holed && l.reverb.wet >= 1 {
+			if !l.holed && l.reverb.wet >= 1 && (f.AttackMs > HallAttackMs || f.Decay > HallDecayDB) {
 				f.AttackMs = min(f.AttackMs, HallAttackMs)
 				f.Decay = min(f.Decay, HallDecayDB)
 				h := m.ClassifyWith(f, l.margin(f.Level))
