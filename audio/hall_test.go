@@ -1,7 +1,6 @@
 package audio
 
 import (
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,15 +36,7 @@ func TestAHallNamesALateHitAsADryRoomWould(t *testing.T) {
 				bangs = append(bangs, o.Features)
 			}
 		})
-		buf := make([]float64, 4096)
-		for {
-			n, err := w.Read(buf)
-			l.Write(buf[:n])
-			if err == io.EOF || n == 0 {
-				break
-			}
-			require.NoError(t, err)
-		}
+		require.NoError(t, Drain(w, 4096, func(x []float64) error { l.Write(x); return nil }))
 		l.Close()
 	}
 	l := NewListener(16000, Config{}, func(Event) {})
