@@ -42,6 +42,18 @@ const (
 	noiseMaxPerMin      = 0.0
 )
 
+// issueFiles is the number of recordings the issue's "at most otherMaxFalse
+// false gestures" was set on. A suite of more files may have proportionally
+// more: the target is a rate, 2 in 60 recordings. A suite of fewer is held
+// to the issue's count, never to less.
+const issueFiles = 60
+
+// maxFalse is how many false gestures a condition over files recordings may
+// have.
+func maxFalse(files int) float64 {
+	return otherMaxFalse * max(1, float64(files)/issueFiles)
+}
+
 type options struct {
 	corpora    []string
 	noDefault  bool
@@ -556,8 +568,8 @@ func verdict(r *Row) (pass bool, why []string) {
 		if c.CodeExact() < otherCodes {
 			why = append(why, fmt.Sprintf("codes %.3f < %.2f", c.CodeExact(), otherCodes))
 		}
-		if c.NoiseFP > otherMaxFalse {
-			why = append(why, fmt.Sprintf("%d false gestures > %d", c.NoiseFP, otherMaxFalse))
+		if lim := maxFalse(c.Files); float64(c.NoiseFP) > lim {
+			why = append(why, fmt.Sprintf("%d false gestures > %.1f (%d per %d files)", c.NoiseFP, lim, otherMaxFalse, issueFiles))
 		}
 	}
 	if c.Failed > 0 {
@@ -615,8 +627,14 @@ func report(rows []*Row, asJSON bool, w io.Writer) int {
 			fmt.Sprintf("%.3f", c.F1()), fmt.Sprintf("%.3f", c.ClassAcc()),
 			fmt.Sprintf("%.3f (%d/%d)", c.CodeExact(), c.Exact, c.Codes), strconv.Itoa(c.NoiseFP), strconv.Itoa(c.FP))
 	}
-	fmt.Fprintf(w, "\nverdicts (plain: F1 ≥ %.2f, codes ≥ %.2f; others: F1 ≥ %.2f, codes ≥ %.2f, false ≤ %d; gated-noise: %g false/min)\n",
-		plainF1, plainCodes, otherF1, otherCodes, otherMaxFalse, noiseMaxPerMin)
+	files := 0
+	for _, r := range rows {
+		if !r.Cond.NoGestures {
+			files = max(files, r.Counts.Files)
+		}
+	}
+	fmt.Fprintf(w, "\nverdicts (plain: F1 ≥ %.2f, codes ≥ %.2f; others: F1 ≥ %.2f, codes ≥ %.2f, false ≤ %d per %d files, so ≤ %.1f for %d; gated-noise: %g false/min)\n",
+		plainF1, plainCodes, otherF1, otherCodes, otherMaxFalse, issueFiles, maxFalse(files), files, noiseMaxPerMin)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
 		pass, why := verdict(r)
