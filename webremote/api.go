@@ -260,32 +260,42 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	if full {
 		s.sweep() // rooms idle for long make way
 	}
+	// The room is locked before anyone can find it by its code, and stays
+	// locked until its journal is attached and its first record written:
+	// a join in between waits, and is saved like any other (the lock
+	// order is a room's lock, then the server's).
+	r.mu.Lock()
 	s.mu.Lock()
 	if len(s.rooms) >= maxRooms {
 		s.mu.Unlock()
+		r.mu.Unlock()
 		return "", "", "", fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
 	}
 	code, err := s.newCodeLocked()
 	if err != nil {
 		s.mu.Unlock()
+		r.mu.Unlock()
 		return "", "", "", fail(fiber.StatusConflict, err.Error())
 	}
 	r.code = code
 	r.joinURL = base + "/j/" + code
 	s.rooms[code] = r
 	s.tokens[r.host] = r
-	onRoom := s.onRoom
+	onRoom, published := s.onRoom, s.published
 	s.mu.Unlock()
+	if published != nil {
+		published(code)
+	}
 
-	r.mu.Lock()
 	j, jerr := s.openJournal(code)
 	var perr *apiError
 	if jerr == nil {
 		r.journal = j
 		perr = r.persistLocked("created")
 	}
-	r.mu.Unlock()
 	if jerr != nil || perr != nil {
+		r.status = statusEnded // whoever found it meanwhile finds it gone
+		r.mu.Unlock()
 		s.mu.Lock()
 		delete(s.rooms, code)
 		delete(s.tokens, r.host)
@@ -295,6 +305,7 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 		}
 		return "", "", "", fail(fiber.StatusInternalServerError, "the server cannot save rooms in its data directory: "+jerr.Error())
 	}
+	r.mu.Unlock()
 
 	s.logf("room %s: created for %s (%d seats)", code, info.ID, seats)
 	if onRoom != nil {

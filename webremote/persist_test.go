@@ -352,3 +352,44 @@ func roomJoinURL(t *testing.T, s *Server, code, tok string) string {
 	require.NoError(t, json.Unmarshal(r.body, &st))
 	return st.Room.JoinURL
 }
+
+// A new room can be found by its code a moment before its journal is
+// attached. A join in that moment waits for the journal: if the room cannot
+// be saved, the join is refused with it, never answered for a room that is
+// then gone.
+func TestAJoinWhileARoomIsBeingCreatedWaitsForItsJournal(t *testing.T) {
+	for _, saved := range []bool{true, false} {
+		dir := filepath.Join(t.TempDir(), "data")
+		require.NoError(t, os.Mkdir(dir, 0o755))
+		s := newTestServer(t, Config{Data: dir, Clock: &timer.Fake{}})
+		if !saved {
+			// The data directory is gone, and a file stands in its place.
+			require.NoError(t, os.Remove(dir))
+			require.NoError(t, os.WriteFile(dir, []byte("not a directory"), 0o644))
+		}
+		joined := make(chan resp, 1)
+		s.published = func(code string) {
+			go func() {
+				joined <- call(t, s, "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": "Ann"})
+			}()
+			select { // long enough for a join that does not wait to be answered
+			case j := <-joined:
+				joined <- j
+			case <-time.After(300 * time.Millisecond):
+			}
+		}
+		res := call(t, s, "POST", "/api/rooms", "", map[string]any{"game": "louseflea", "players": 3})
+		j := <-joined
+		if !saved {
+			assert.Equal(t, 500, res.status, "%s", res.body)
+			assert.Equal(t, 404, j.status, "the join is refused with the room: %s", j.body)
+			continue
+		}
+		require.Equal(t, 201, res.status, "%s", res.body)
+		require.Equal(t, 201, j.status, "%s", j.body)
+		code := res.json(t)["room"].(string)
+		tok := j.json(t)["token"].(string)
+		s2 := newTestServer(t, Config{Data: dir, Clock: &timer.Fake{}})
+		assert.Equal(t, []string{"Ann", "", ""}, viewOf(t, s2, code, tok).Names, "the join was saved")
+	}
+}

@@ -719,15 +719,14 @@ func (r *room) start(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	seatsBefore, timersBefore, notesBefore := r.seats, r.snapshotTimers(), r.notes
+	seatsBefore, timersBefore, notesBefore := r.seats, r.timers, r.notes
 	r.seats, r.match, r.status, r.round, r.notes = players, m, statusPlaying, r.round+1, nil
-	r.startGameTimersLocked()
+	r.timers = r.gameTimersLocked(r.copyTimers())
 	if err := r.persistLocked("start"); err != nil {
 		r.seats, r.match, r.status, r.round, r.notes, r.timers = seatsBefore, nil, statusLobby, r.round-1, notesBefore, timersBefore
-		r.scheduleAllLocked()
 		return err
 	}
-	r.scheduleAllLocked()
+	r.adoptTimersLocked(timersBefore)
 	for i, p := range players {
 		r.byToken[p.token] = i
 	}
@@ -755,15 +754,14 @@ func (r *room) restart(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	matchBefore, statusBefore, timersBefore, notesBefore := r.match, r.status, r.snapshotTimers(), r.notes
+	matchBefore, statusBefore, timersBefore, notesBefore := r.match, r.status, r.timers, r.notes
 	r.match, r.status, r.round, r.notes = m, statusPlaying, r.round+1, nil
-	r.startGameTimersLocked()
+	r.timers = r.gameTimersLocked(r.copyTimers())
 	if err := r.persistLocked("restart"); err != nil {
 		r.match, r.status, r.round, r.notes, r.timers = matchBefore, statusBefore, r.round-1, notesBefore, timersBefore
-		r.scheduleAllLocked()
 		return err
 	}
-	r.scheduleAllLocked()
+	r.adoptTimersLocked(timersBefore)
 	for _, p := range r.seats {
 		p.ids, p.order = nil, nil
 	}
@@ -889,18 +887,18 @@ func (r *room) pause(tok string, paused *bool) *apiError {
 	if r.status != statusPlaying && r.status != statusPaused {
 		return fail(fiber.StatusConflict, "there is no game in play to pause or resume (the room is "+r.status+")")
 	}
-	was, timersBefore := r.status, r.snapshotTimers()
+	was, timersBefore := r.status, r.timers
 	if *paused {
 		r.status = statusPaused
 	} else {
 		r.status = statusPlaying
 	}
-	r.holdTimersLocked(*paused)
+	r.timers = heldTimers(r.copyTimers(), *paused, r.s.clock().Now())
 	if err := r.persistLocked("pause"); err != nil {
 		r.status, r.timers = was, timersBefore
-		r.holdTimersLocked(was == statusPaused)
 		return err
 	}
+	r.adoptTimersLocked(timersBefore)
 	r.broadcastLocked(nil)
 	return nil
 }

@@ -61,6 +61,9 @@ type Server struct {
 	rooms  map[string]*room // by code
 	tokens map[string]*room // every live token's hash (host and seats), for the limiter
 	onRoom func(code, joinURL string)
+	// published, set by tests, is called when a new room can first be
+	// found by its code, before its journal is attached.
+	published func(code string)
 
 	events   chan batch // to the OnEvents listener
 	onEvents func(room string, evs []referee.Logged)

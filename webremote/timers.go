@@ -60,8 +60,11 @@ func (r *room) timerInfosLocked() []timerInfo {
 	return out
 }
 
-func (r *room) findTimer(name string) *roomTimer {
-	for _, t := range r.timers {
+func (r *room) findTimer(name string) *roomTimer { return findTimer(r.timers, name) }
+
+// findTimer finds the timer called name in ts, whatever the case.
+func findTimer(ts []*roomTimer, name string) *roomTimer {
+	for _, t := range ts {
 		if strings.EqualFold(t.Name, name) {
 			return t
 		}
@@ -191,11 +194,13 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 		return fail(fiber.StatusBadRequest, `name the timer (1 to 24 letters): {"name":"sand","action":"start"}`)
 	}
 	now := r.s.clock().Now()
-	t := r.findTimer(name)
+	// The change is made on copies; the room's timers, and what is
+	// scheduled for them, are replaced only once the change is saved.
+	next := r.copyTimers()
+	t := findTimer(next, name)
 	if action != "create" && t == nil {
 		return fail(fiber.StatusNotFound, fmt.Sprintf("no timer %q in room %s", name, r.code))
 	}
-	before := r.snapshotTimers()
 	switch action {
 	case "create":
 		if t != nil {
@@ -204,10 +209,10 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 		if seconds < 1 || seconds > 7200 {
 			return fail(fiber.StatusBadRequest, "a timer runs 1 to 7200 seconds")
 		}
-		if len(r.timers) >= maxTimers {
+		if len(next) >= maxTimers {
 			return fail(fiber.StatusConflict, fmt.Sprintf("a room has at most %d timers", maxTimers))
 		}
-		r.timers = append(r.timers, &roomTimer{Timer: timer.New(name, time.Duration(seconds)*time.Second)})
+		next = append(next, &roomTimer{Timer: timer.New(name, time.Duration(seconds)*time.Second)})
 	case "start":
 		if r.status == statusPaused {
 			t.Held = true // it runs when the room resumes
@@ -223,37 +228,38 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 		t.Reset()
 		t.Held = false
 	case "delete":
-		r.timers = slices.DeleteFunc(r.timers, func(x *roomTimer) bool { return x == t })
+		next = slices.DeleteFunc(next, func(x *roomTimer) bool { return x == t })
 	default:
 		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", action))
 	}
+	prev := r.timers
+	r.timers = next
 	if err := r.persistLocked("timers"); err != nil {
-		r.timers = before
+		r.timers = prev
 		return err
 	}
-	r.scheduleAllLocked()
-	if t != nil && action == "delete" && t.stop != nil {
-		t.stop()
-	}
+	r.adoptTimersLocked(prev)
 	r.broadcastLocked(nil)
 	return nil
 }
 
-// snapshotTimers copies the timers (to take a change back).
-func (r *room) snapshotTimers() []*roomTimer {
+// copyTimers copies the room's timers, with nothing scheduled for the
+// copies: a change is made on them, then they replace the room's.
+func (r *room) copyTimers() []*roomTimer {
 	out := make([]*roomTimer, len(r.timers))
 	for i, t := range r.timers {
 		c := *t
+		c.stop = nil
 		out[i] = &c
 	}
 	return out
 }
 
-// holdTimersLocked stops the running timers when the room pauses, and
-// runs them again when it resumes.
-func (r *room) holdTimersLocked(paused bool) {
-	now := r.s.clock().Now()
-	for _, t := range r.timers {
+// heldTimers stops the running timers of ts when the room pauses, and runs
+// them again when it resumes. ts are copies (copyTimers): nothing is
+// scheduled until adoptTimersLocked.
+func heldTimers(ts []*roomTimer, paused bool, now time.Time) []*roomTimer {
+	for _, t := range ts {
 		switch {
 		case paused && t.Running():
 			t.Pause(now)
@@ -262,24 +268,39 @@ func (r *room) holdTimersLocked(paused bool) {
 			t.Held = false
 			t.Start(now)
 		}
-		r.scheduleLocked(t)
 	}
+	return ts
 }
 
-// startGameTimersLocked gives a game the timers its rules need: Purse
-// Snatcher's meeting clock, of the game's minutes option.
-func (r *room) startGameTimersLocked() {
+// gameTimersLocked gives a game the timers its rules need, among copies ts
+// of the room's: Purse Snatcher's meeting clock, of the game's minutes
+// option, running from now.
+func (r *room) gameTimersLocked(ts []*roomTimer) []*roomTimer {
 	if r.info.ID != "pursesnatcher" {
-		return
+		return ts
 	}
 	minutes := 15
 	if v, ok := r.options["minutes"]; ok {
 		fmt.Sscan(v, &minutes)
 	}
-	r.timers = slices.DeleteFunc(r.timers, func(t *roomTimer) bool { return t.Name == meetingTimer })
+	ts = slices.DeleteFunc(ts, func(t *roomTimer) bool { return t.Name == meetingTimer })
 	t := &roomTimer{Timer: timer.New(meetingTimer, time.Duration(minutes)*time.Minute)}
 	t.Start(r.s.clock().Now())
-	r.timers = append(r.timers, t)
+	return append(ts, t)
+}
+
+// adoptTimersLocked follows a saved change that replaced the room's timers
+// prev with new ones (r.timers): what was scheduled for prev is called off
+// and the new timers are scheduled. A change that could not be saved puts
+// prev back instead, untouched and still scheduled.
+func (r *room) adoptTimersLocked(prev []*roomTimer) {
+	for _, t := range prev {
+		if t.stop != nil {
+			t.stop()
+			t.stop = nil
+		}
+	}
+	r.scheduleAllLocked()
 }
 
 // scheduleAllLocked (re)schedules every timer of the room.

@@ -3,6 +3,7 @@ package webremote
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"sync"
@@ -315,4 +316,63 @@ func (h *heardBatches) wait(t *testing.T, n int) []batch {
 	}
 	t.Fatalf("%d batches of events came, not %d", len(h.batches()), n)
 	return nil
+}
+
+// A timer action, a pause or a restart that cannot be saved changes
+// nothing, and the timers that were running still ring when they are due.
+func TestAFailedTimerActionLeavesTheRunningTimersRunning(t *testing.T) {
+	clock := &timer.Fake{}
+	s := newTestServer(t, Config{Data: t.TempDir(), Clock: clock})
+	var mu sync.Mutex
+	var rung []string
+	s.OnTimer(func(room, name string) { mu.Lock(); rung = append(rung, name); mu.Unlock() })
+	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher", "options": map[string]any{"minutes": "5"}})
+	joinRoom(t, s, code, "Ann")
+	joinRoom(t, s, code, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 60}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+
+	r := s.room(code)
+	r.mu.Lock()
+	r.journal.SetSync(func() error { return errors.New("disk gone") })
+	r.mu.Unlock()
+	for _, body := range []map[string]any{
+		{"name": "egg", "action": "create", "seconds": 30},
+		{"name": "sand", "action": "pause"},
+		{"name": "meeting", "action": "reset"},
+		{"name": "sand", "action": "delete"},
+	} {
+		assert.Equal(t, 500, timerCall(t, s, code, host, body).status, "%v", body)
+	}
+	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/pause", host, map[string]any{"paused": true}).status)
+	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/restart", host, map[string]any{}).status)
+	r.mu.Lock()
+	r.journal.SetSync(nil)
+	r.mu.Unlock()
+
+	ts := timersOf(t, s, code, host)
+	require.Len(t, ts, 2, "nothing was added or deleted")
+	for _, ti := range ts {
+		assert.True(t, ti.Running, "%s still runs", ti.Name)
+	}
+	clock.Advance(61 * time.Second)
+	mu.Lock()
+	assert.Equal(t, []string{"sand"}, rung, "the sand timer rings when it is due")
+	mu.Unlock()
+	clock.Advance(4 * time.Minute)
+	mu.Lock()
+	assert.Equal(t, []string{"sand", "meeting"}, rung, "and so does the meeting's clock")
+	mu.Unlock()
+	var st struct {
+		Events []struct {
+			Type string `json:"type"`
+		} `json:"events"`
+	}
+	require.NoError(t, jsonUnmarshal(call(t, s, "GET", "/api/rooms/"+code+"/view", host, nil).body, &st))
+	var types []string
+	for _, e := range st.Events {
+		types = append(types, e.Type)
+	}
+	assert.Contains(t, types, "timer-done")
 }
