@@ -8,72 +8,52 @@ import (
 	"strings"
 
 	"github.com/tableref/tableref/rules/game"
-	"github.com/tableref/tableref/rules/woodlouse"
 )
 
-// CodeMove is the move a heard Woodlouse code makes: the "code" move of
-// the seat that may give one now (the trainer), or false when no seat is
-// waiting to give a code (guessing is under way, another game, the end).
+// CodeMove is the move a heard code makes in a game played with codes
+// (game.Hearing.CodeAction): that move, with the code's bangs and claps, of
+// the seat that may make it now (Woodlouse Chaos: the trainer), or false
+// when the game takes no codes or no seat is waiting to give one (guessing
+// is under way, the end).
 func (m *Match) CodeMove(bangs, claps int) (game.Move, bool) {
+	action := m.g.Info().Hears.CodeAction
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.s.Over() {
+	if action == "" || m.s.Over() {
 		return game.Move{}, false
 	}
 	for _, seat := range m.s.Turn() {
-		if slices.ContainsFunc(m.s.Legal(seat), func(mv game.Move) bool { return mv.Action == "code" }) {
-			return game.M(seat, "code", strconv.Itoa(bangs), strconv.Itoa(claps)), true
+		if slices.ContainsFunc(m.s.Legal(seat), func(mv game.Move) bool { return mv.Action == action }) {
+			return game.M(seat, action, strconv.Itoa(bangs), strconv.Itoa(claps)), true
 		}
 	}
 	return game.Move{}, false
 }
 
-// CodeFits checks a heard code against the sequence cards on the table: it
-// returns why it fits no card (no bangs, more bangs than sequence cards, no
-// claps or more than a card shows), or nil. Such a code is more likely
-// misheard than miscounted. Games without codes fit none.
+// CodeFits checks a heard code against the table (game.CodeChecker): it
+// returns why it fits nothing there (Woodlouse Chaos: no bangs, more bangs
+// than sequence cards, no claps or more than a card shows), or nil. Such a
+// code is more likely misheard than miscounted. Games without codes fit
+// none.
 func (m *Match) CodeFits(bangs, claps int) error {
 	m.mu.Lock()
-	v, ok := m.s.View(game.Table).(woodlouse.View)
-	m.mu.Unlock()
+	defer m.mu.Unlock()
+	c, ok := m.s.(game.CodeChecker)
 	if !ok {
 		return errors.New("this game has no codes")
 	}
-	_, err := woodlouse.Order(v.Order).Decode(bangs, claps)
-	return err
+	return c.CheckCode(bangs, claps)
 }
 
-// spoken lists the event types the referee says out loud, with how: "all"
-// the first sentence, "clause" up to the first colon, a rule of its own
-// ("sits", "fatal"), or a fixed phrase put before the first clause. Each
-// game says who must sit, who attacks whom and who died.
-var spoken = map[string]string{
-	// Woodlouse Chaos
-	"mistake": "Wrong code! ", "guess-right": "all", "kept": "clause", "game-over": "all",
-	// The Louse and the Flea: who is called on (to answer or sit down),
-	// and a play only when its player sits down.
-	"called": "clause", "win": "all", "play": "sits",
-	// Celestial Emperor: who attacks whom, who leaves the fight, who wins.
-	"attack": "clause", "out": "all", "battle-over": "clause", "champion": "clause",
-	// Purse Snatcher
-	"challenge-won": "all", "challenge-lost": "all", "arrested": "all", "token-taken": "all", "time": "all", "left": "all",
-	"ordered": "all", // told to leave (the meeting's time is up, or the officer says so)
-	// Insomnia
-	"silenced": "all", "alarm": "clause", "asleep": "all",
-	// Jerks in a Minefield: whose token is blown up, who becomes a ghost,
-	// who misses a turn, who wins.
-	"boom": "all", "ghost": "all", "sit-out": "all", "over": "all",
-	// Angry Troll versus Magic Bridge: how the bridge or the troll falls.
-	"collapse": "all", "fly": "fatal",
-}
-
-// Announcement is what the referee says out loud for an event ("Cart, sit
-// down!"), or false for events only shown. Private events are never said.
-func Announcement(e Logged) (string, bool) {
+// Announcement is what the referee says out loud for an event of a game
+// whose catalogue entry is info ("Cart, sit down!"), or false for events
+// only shown: the game says which of its events are spoken, and how
+// (game.Info.Spoken). Private events are never said.
+func Announcement(info game.Info, e Logged) (string, bool) {
 	if !e.Public() {
 		return "", false
 	}
-	how, ok := spoken[e.Type]
+	how, ok := info.Spoken[e.Type]
 	if !ok {
 		return "", false
 	}
@@ -81,18 +61,18 @@ func Announcement(e Logged) (string, bool) {
 	first := sentence(text)
 	var said string
 	switch how {
-	case "all":
+	case game.SayAll:
 		said = first
-	case "clause":
+	case game.SayClause:
 		said = clause(first)
-	case "sits":
+	case game.SaySitsDown:
 		// "Ann cannot answer the call, sits down, and plays cart.", not
 		// "nobody sits for it" on a free turn nor "no need to sit".
 		if !sitsDown.MatchString(text) {
 			return "", false
 		}
 		said = first
-	case "fatal":
+	case game.SayIfWon:
 		// An event that usually passes in silence, said when it ends the
 		// game ("... flies off into the sky, taking the troll with it.").
 		if !strings.Contains(text, " wins") {

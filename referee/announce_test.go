@@ -64,32 +64,58 @@ func TestAGameWithoutCodesHearsNone(t *testing.T) {
 
 func TestTheRefereeSaysTheHeadlinesOnly(t *testing.T) {
 	for _, c := range []struct {
-		typ, text, want string
-		to              []int
+		game, typ, text, want string
+		to                    []int
 	}{
-		{"mistake", "Ann gives 3 bangs and 4 claps, but the card shows 2 rats: a wrong code. The card goes under the pile.", "Wrong code! Ann gives 3 bangs and 4 claps, but the card shows 2 rats.", nil},
-		{"guess-right", "Bob calls 4 rats: right! Bob wins the card.", "Bob calls 4 rats: right!", nil},
-		{"called", "The tree is played on Ann: play tree or girl to stand, or sit down.", "The tree is played on Ann.", nil},
-		{"play", "Cart plays broom and sits down.", "Cart plays broom and sits down.", nil},
-		{"play", "Bob plays broom and stays standing.", "", nil},
-		{"boom", "BOOM! b4 was mined and Bob's token on b4 is blown up", "BOOM! b4 was mined and Bob's token on b4 is blown up.", nil},
-		{"ghost", "Bob rises as a ghost", "Bob rises as a ghost.", nil},
-		{"play", "Ann cannot answer the call, sits down, and plays cart.", "Ann cannot answer the call, sits down, and plays cart.", nil},
-		{"play", "Bob plays girl on a free turn, so nobody sits for it.", "", nil},
-		{"attack", "Ann (Dragon) attacks Bob (Phoenix): each lays a card face down", "Ann (Dragon) attacks Bob (Phoenix).", nil},
-		{"time", "Time is up (1 minutes): once this exchange is settled, Bob (the officer) must end the meeting.", "Time is up (1 minute): once this exchange is settled, Bob (the officer) must end the meeting.", nil},
-		{"ordered", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", nil},
-		{"fly", "The 10 of clubs at upper 2 was already awake: jolted again, it flies off into the sky and is set aside.", "", nil},
-		{"fly", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it. The bridge wins; 3 card(s) were left.", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it.", nil},
-		{"alarm", "The deck is spent with 4 voice(s) still talking: the alarm rings.", "The deck is spent with 4 voices still talking.", nil},
-		{"alarm", "The deck is spent with 1 voice(s) still talking: the alarm rings.", "The deck is spent with 1 voice still talking.", nil},
-		{"step", "Ann steps carefully to c2", "", nil},
-		{"guess-right", "a private event", "", []int{1}},
+		{"woodlouse", "mistake", "Ann gives 3 bangs and 4 claps, but the card shows 2 rats: a wrong code. The card goes under the pile.", "Wrong code! Ann gives 3 bangs and 4 claps, but the card shows 2 rats.", nil},
+		{"woodlouse", "guess-right", "Bob calls 4 rats: right! Bob wins the card.", "Bob calls 4 rats: right!", nil},
+		{"louseflea", "called", "The tree is played on Ann: play tree or girl to stand, or sit down.", "The tree is played on Ann.", nil},
+		{"louseflea", "play", "Cart plays broom and sits down.", "Cart plays broom and sits down.", nil},
+		{"louseflea", "play", "Bob plays broom and stays standing.", "", nil},
+		{"minefield", "boom", "BOOM! b4 was mined and Bob's token on b4 is blown up", "BOOM! b4 was mined and Bob's token on b4 is blown up.", nil},
+		{"minefield", "ghost", "Bob rises as a ghost", "Bob rises as a ghost.", nil},
+		{"louseflea", "play", "Ann cannot answer the call, sits down, and plays cart.", "Ann cannot answer the call, sits down, and plays cart.", nil},
+		{"louseflea", "play", "Bob plays girl on a free turn, so nobody sits for it.", "", nil},
+		{"celestial", "attack", "Ann (Dragon) attacks Bob (Phoenix): each lays a card face down", "Ann (Dragon) attacks Bob (Phoenix).", nil},
+		{"pursesnatcher", "time", "Time is up (1 minutes): once this exchange is settled, Bob (the officer) must end the meeting.", "Time is up (1 minute): once this exchange is settled, Bob (the officer) must end the meeting.", nil},
+		{"pursesnatcher", "ordered", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", "15 minutes have passed: Bob (the officer) has an urgent appointment, bids Ann (the tourist) good day and tells her to leave.", nil},
+		{"troll", "fly", "The 10 of clubs at upper 2 was already awake: jolted again, it flies off into the sky and is set aside.", "", nil},
+		{"troll", "fly", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it. The bridge wins; 3 card(s) were left.", "The 9 of clubs at lower 3, already awake, is jolted again and flies off into the sky, taking the troll with it.", nil},
+		{"insomnia", "alarm", "The deck is spent with 4 voice(s) still talking: the alarm rings.", "The deck is spent with 4 voices still talking.", nil},
+		{"insomnia", "alarm", "The deck is spent with 1 voice(s) still talking: the alarm rings.", "The deck is spent with 1 voice still talking.", nil},
+		{"minefield", "step", "Ann steps carefully to c2", "", nil},
+		{"woodlouse", "guess-right", "a private event", "", []int{1}},
 	} {
-		got, ok := Announcement(Logged{Seq: 1, Event: game.Event{Type: c.typ, Text: c.text, To: c.to}})
+		got, ok := Announcement(infoOf(t, c.game), Logged{Seq: 1, Event: game.Event{Type: c.typ, Text: c.text, To: c.to}})
 		assert.Equal(t, c.want != "", ok, "%s: %q", c.typ, c.text)
 		assert.Equal(t, c.want, got, "%s", c.typ)
 	}
+}
+
+// Each game says which of its events are spoken: the same type may be
+// said in one game and not in another, or said differently.
+func TestWhatIsSaidIsTheGamesOwnChoice(t *testing.T) {
+	kept := Logged{Seq: 1, Event: game.Event{Type: "kept", Text: "Nobody got it: the card was 3 rats, and Ann keeps it."}}
+	said, ok := Announcement(infoOf(t, "woodlouse"), kept)
+	assert.True(t, ok)
+	assert.Equal(t, "Nobody got it.", said, "Woodlouse says the clause")
+	said, ok = Announcement(infoOf(t, "pursesnatcher"), kept)
+	assert.True(t, ok)
+	assert.Equal(t, "Nobody got it: the card was 3 rats, and Ann keeps it.", said, "Purse Snatcher says it all")
+	for _, id := range []string{"deck", "louseflea"} {
+		_, ok := Announcement(infoOf(t, id), kept)
+		assert.False(t, ok, "%s never says a kept event", id)
+	}
+	_, ok = Announcement(game.Info{}, Logged{Seq: 1, Event: game.Event{Type: "mistake", Text: "A wrong code."}})
+	assert.False(t, ok, "a game that declares nothing says nothing")
+}
+
+// infoOf is the catalogue entry of game id.
+func infoOf(t *testing.T, id string) game.Info {
+	t.Helper()
+	g, err := catalog.Get(id)
+	require.NoError(t, err)
+	return g.Info()
 }
 
 // playOut plays random legal moves of g through a Match, from several
@@ -116,7 +142,7 @@ func playOut(t *testing.T, id string, players int, opts map[string]string) (evs 
 				if !e.Public() {
 					continue
 				}
-				a, _ := Announcement(e)
+				a, _ := Announcement(g.Info(), e)
 				evs = append(evs, e)
 				said = append(said, a)
 			}
@@ -196,7 +222,7 @@ func TestEachGameSaysWhoMustSitWhoAttacksWhomAndWhoDied(t *testing.T) {
 	_, evs, err := m.Apply(game.M(trainer, "code", right.Args[0], claps))
 	require.NoError(t, err)
 	for _, e := range evs {
-		if said, _ := Announcement(e); e.Type == "mistake" {
+		if said, _ := Announcement(woodlouse.Game.Info(), e); e.Type == "mistake" {
 			count["mistake"]++
 			assert.Regexp(t, `^Wrong code! `+four[trainer]+` gives`, said)
 		}

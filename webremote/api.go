@@ -229,8 +229,10 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 		return "", "", "", fail(fiber.StatusBadRequest, err.Error())
 	}
 	info := g.Info()
-	if wantPlayers != 0 && (wantPlayers < info.MinPlayers || wantPlayers > info.MaxPlayers) {
-		return "", "", "", fail(fiber.StatusBadRequest, fmt.Sprintf("%s is for %d to %d players, not %d", info.Name, info.MinPlayers, info.MaxPlayers, wantPlayers))
+	if wantPlayers != 0 {
+		if err := info.CheckPlayers(wantPlayers); err != nil {
+			return "", "", "", fail(fiber.StatusBadRequest, err.Error())
+		}
 	}
 	players := wantPlayers
 	if players == 0 {

@@ -20,10 +20,6 @@ import (
 
 const maxTimers = 8
 
-// meetingTimer is the Purse Snatcher meeting's clock: when it runs out the
-// referee applies the game's "time" move.
-const meetingTimer = "meeting"
-
 // timerInfo is a timer as the state shows it.
 type timerInfo struct {
 	Name     string `json:"name"`
@@ -86,10 +82,10 @@ func (r *room) scheduleLocked(t *roomTimer) {
 	t.stop = clock.AfterFunc(due.Sub(clock.Now()), func() { r.ring(t) })
 }
 
-// ring is called when a timer is due. The timer's end and, for the Purse
-// Snatcher meeting, the referee's time move are made under one hold of the
-// room's lock, so nothing comes between them; should the server stop
-// between their two journal records, resuming makes the missing move
+// ring is called when a timer is due. The timer's end and, for a game's
+// clock (game.Info.Clocks), the referee's move it drives are made under one
+// hold of the room's lock, so nothing comes between them; should the server
+// stop between their two journal records, resuming makes the missing move
 // (catchUpLocked).
 func (r *room) ring(t *roomTimer) {
 	r.mu.Lock()
@@ -104,10 +100,12 @@ func (r *room) ring(t *roomTimer) {
 	r.addNoteLocked("timer-done", fmt.Sprintf("The %s timer has run out.", name))
 	_ = r.persistLocked("timer-done") // already logged; the timer has run out all the same
 	var evs []referee.Logged
-	if mv, ok := r.timeMoveLocked(); ok {
-		var err error
-		if _, evs, err = r.refereeMoveLocked(mv); err != nil {
-			r.s.logf("room %s: the meeting's time is up, but: %v", r.code, err)
+	if c, ok := r.clockLocked(name); ok {
+		if mv, ok := r.clockMoveLocked(c); ok {
+			var err error
+			if _, evs, err = r.refereeMoveLocked(mv); err != nil {
+				r.s.logf("room %s: the %s clock has run out, but: %v", r.code, name, err)
+			}
 		}
 	}
 	r.broadcastLocked(nil)
@@ -126,16 +124,27 @@ func (r *room) ring(t *roomTimer) {
 	}
 }
 
-// timeMoveLocked is the referee's time move when the game is owed one now:
-// a game in play whose rules accept it (Purse Snatcher's "time", in the
-// name of the seat on turn).
-func (r *room) timeMoveLocked() (game.Move, bool) {
-	if r.match == nil || r.status != statusPlaying || !slices.Contains(r.info.RefereeActions, "time") {
+// clockLocked is the game's clock behind the timer called name, if it is
+// one (game.Info.Clocks).
+func (r *room) clockLocked(name string) (game.Clock, bool) {
+	for _, c := range r.info.Clocks {
+		if strings.EqualFold(c.Name, name) {
+			return c, true
+		}
+	}
+	return game.Clock{}, false
+}
+
+// clockMoveLocked is the referee's move clock c drives, when the game is
+// owed one now: a game in play whose rules accept it, in the name of a seat
+// on turn that may make it (Purse Snatcher's "time").
+func (r *room) clockMoveLocked(c game.Clock) (game.Move, bool) {
+	if r.match == nil || r.status != statusPlaying || c.Action == "" || !slices.Contains(r.info.RefereeActions, c.Action) {
 		return game.Move{}, false
 	}
 	for _, seat := range r.match.Snapshot(game.Table, 0).Turn {
 		for _, mv := range r.match.Snapshot(seat, 0).Legal {
-			if mv.Action == "time" {
+			if mv.Action == c.Action {
 				return mv, true
 			}
 		}
@@ -143,27 +152,29 @@ func (r *room) timeMoveLocked() (game.Move, bool) {
 	return game.Move{}, false
 }
 
-// catchUpLocked makes, on resume, the referee's move a timer owed the game
-// when the server stopped between the timer's end and the move: the
-// meeting's clock stands at 0:00 but the game has not been told its time is
-// up. Its events wait for the OnEvents listener, so the speakers announce
-// it.
+// catchUpLocked makes, on resume, the referee's move a game's clock owed
+// the game when the server stopped between the clock's end and the move:
+// the clock stands at 0:00 but the game has not been told (Purse Snatcher:
+// that the meeting's time is up). Its events wait for the OnEvents
+// listener, so the speakers announce it.
 func (r *room) catchUpLocked() {
-	t := r.findTimer(meetingTimer)
-	if t == nil || t.Running() || t.Held || !t.Expired(r.s.clock().Now()) {
-		return
+	for _, c := range r.info.Clocks {
+		t := r.findTimer(c.Name)
+		if t == nil || t.Running() || t.Held || !t.Expired(r.s.clock().Now()) {
+			continue
+		}
+		mv, ok := r.clockMoveLocked(c)
+		if !ok {
+			continue
+		}
+		_, evs, err := r.refereeMoveLocked(mv)
+		if err != nil {
+			r.s.logf("room %s: the %s clock had run out before the restart, but: %v", r.code, c.Name, err)
+			continue
+		}
+		r.s.logf("room %s: the %s clock had run out before the restart; the referee's %s move is made now", r.code, c.Name, c.Action)
+		r.s.notify(r.code, evs) // kept for the OnEvents listener, which comes after New
 	}
-	mv, ok := r.timeMoveLocked()
-	if !ok {
-		return
-	}
-	_, evs, err := r.refereeMoveLocked(mv)
-	if err != nil {
-		r.s.logf("room %s: the meeting's time had run out before the restart, but: %v", r.code, err)
-		return
-	}
-	r.s.logf("room %s: the meeting's time had run out before the restart; the referee's time move is made now", r.code)
-	r.s.notify(r.code, evs) // kept for the OnEvents listener, which comes after New
 }
 
 // OnTimer registers f, called when a room's timer runs out (the referee
@@ -272,21 +283,22 @@ func heldTimers(ts []*roomTimer, paused bool, now time.Time) []*roomTimer {
 	return ts
 }
 
-// gameTimersLocked gives a game the timers its rules need, among copies ts
-// of the room's: Purse Snatcher's meeting clock, of the game's minutes
-// option, running from now.
+// gameTimersLocked gives a game the clocks its rules run on
+// (game.Info.Clocks), among copies ts of the room's timers: each replaces a
+// timer of its name, of the length its option sets, running from now.
 func (r *room) gameTimersLocked(ts []*roomTimer) []*roomTimer {
-	if r.info.ID != "pursesnatcher" {
-		return ts
+	for _, c := range r.info.Clocks {
+		length, ok := c.Length(r.info, r.options)
+		if !ok {
+			r.s.logf("room %s: the %s clock has no length (option %s): not started", r.code, c.Name, c.Option)
+			continue
+		}
+		ts = slices.DeleteFunc(ts, func(t *roomTimer) bool { return strings.EqualFold(t.Name, c.Name) })
+		t := &roomTimer{Timer: timer.New(c.Name, length)}
+		t.Start(r.s.clock().Now())
+		ts = append(ts, t)
 	}
-	minutes := 15
-	if v, ok := r.options["minutes"]; ok {
-		fmt.Sscan(v, &minutes)
-	}
-	ts = slices.DeleteFunc(ts, func(t *roomTimer) bool { return t.Name == meetingTimer })
-	t := &roomTimer{Timer: timer.New(meetingTimer, time.Duration(minutes)*time.Minute)}
-	t.Start(r.s.clock().Now())
-	return append(ts, t)
+	return ts
 }
 
 // adoptTimersLocked follows a saved change that replaced the room's timers

@@ -121,7 +121,7 @@ func TestThePurseSnatchersMeetingEndsWhenItsTimeIsUp(t *testing.T) {
 	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
 	ts := timersOf(t, s, code, ann)
 	require.Len(t, ts, 1)
-	assert.Equal(t, meetingTimer, ts[0].Name)
+	assert.Equal(t, "meeting", ts[0].Name)
 	assert.Equal(t, int64(5*60000), ts[0].LengthMS)
 	assert.True(t, ts[0].Running)
 	seq := viewOf(t, s, code, host).Seq
@@ -274,7 +274,7 @@ func TestATimerThatRanOutBeforeTheListenersWereRegisteredReachesThem(t *testing.
 	heard := listen(s2)
 	var rung [][2]string
 	s2.OnTimer(func(room, name string) { rung = append(rung, [2]string{room, name}) })
-	assert.Equal(t, [][2]string{{code, meetingTimer}}, rung, "the alarm rings for the listener registered late")
+	assert.Equal(t, [][2]string{{code, "meeting"}}, rung, "the alarm rings for the listener registered late")
 	got := heard.wait(t, 1)
 	assert.Equal(t, seq+1, got[0].evs[0].Seq, "the time move's events")
 

@@ -12,6 +12,8 @@ import (
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/hearing"
 	"github.com/tableref/tableref/referee/timer"
+	"github.com/tableref/tableref/rules/catalog"
+	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote"
 )
 
@@ -70,8 +72,43 @@ type heardVoice struct {
 	DB      float64 `json:"db,omitempty"`
 }
 
-// audioGames are the games the microphone serves.
-var audioGames = map[string]bool{"woodlouse": true, "insomnia": true}
+// gameInfo is the catalogue entry of game id (the zero Info when there is
+// none): what the game declares it needs from the referee (its hearing,
+// its announcements and sounds).
+func gameInfo(id string) game.Info {
+	g, err := catalog.Get(id)
+	if err != nil {
+		return game.Info{}
+	}
+	return g.Info()
+}
+
+// listens reports whether the microphone serves game id.
+func listens(id string) bool { return gameInfo(id).Hears.Listens() }
+
+// listeningGames names the games the microphone serves: "Woodlouse Chaos
+// or Insomnia".
+func listeningGames() string {
+	var names []string
+	for _, g := range catalog.All() {
+		if in := g.Info(); in.Hears.Listens() {
+			names = append(names, in.Name)
+		}
+	}
+	return orList(names)
+}
+
+// orList is "a", "a or b", "a, b or c".
+func orList(s []string) string {
+	if len(s) < 2 {
+		return strings.Join(s, "")
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
+}
+
+// sounds are the referee's sounds by the names games give them
+// (game.Info.Sounds).
+var sounds = map[string]sound.Name{game.SoundBuzzer: sound.Buzzer, game.SoundChime: sound.Chime, game.SoundAlarm: sound.Alarm}
 
 const voicesKept = 20
 
@@ -103,7 +140,7 @@ func (p *party) adopt(changed func(code string) time.Time) (string, bool) {
 	rank := map[string]int{"playing": 3, "paused": 2, "lobby": 1}
 	best, bestRank, bestAt := "", 0, time.Time{}
 	for _, r := range p.srv.Rooms() {
-		if !audioGames[r.Game] {
+		if !listens(r.Game) {
 			continue
 		}
 		k, at := rank[r.Status], changed(r.Code)
@@ -171,9 +208,10 @@ func (p *party) heard(ev hearing.Event) {
 		p.mu.Unlock()
 		return
 	}
+	hears := gameInfo(game).Hears
 	keep := ev.Kind == "status" || ev.Kind == "mic" ||
-		!checking && game == "woodlouse" && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract" || ev.Kind == "code") ||
-		game == "insomnia" && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
+		!checking && hears.Gestures && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract" || ev.Kind == "code") ||
+		hears.Voices && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
 	if !keep {
 		p.mu.Unlock()
 		return
@@ -391,22 +429,18 @@ func (p *party) publish(room string) {
 
 // events says out loud what a referee would, and rings the right sounds.
 func (p *party) events(room string, evs []referee.Logged) {
-	if g := p.srv.GameOf(room); audioGames[g] {
+	info := gameInfo(p.srv.GameOf(room))
+	if info.Hears.Listens() {
 		p.listenFor(room)
 	}
 	for _, e := range evs {
 		if !e.Public() {
 			continue
 		}
-		switch e.Type {
-		case "mistake", "guess-wrong":
-			p.player.Play(sound.Buzzer)
-		case "guess-right", "turn", "trainer", "attack":
-			p.player.Play(sound.Chime)
-		case "alarm", "time":
-			p.player.Play(sound.Alarm)
+		if s, ok := sounds[info.Sounds[e.Type]]; ok {
+			p.player.Play(s)
 		}
-		if text, ok := referee.Announcement(e); ok {
+		if text, ok := referee.Announcement(info, e); ok {
 			p.log("%s: %s\n", room, text)
 			p.player.Say(text)
 		}

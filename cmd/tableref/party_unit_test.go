@@ -31,19 +31,27 @@ func newParty(t *testing.T) (*party, *webremote.Server, *sound.Recorder) {
 }
 
 func TestTheRefereeRingsAndSaysTheHeadlines(t *testing.T) {
-	p, _, rec := newParty(t)
-	p.events("ABCD", []referee.Logged{
+	p, srv, rec := newParty(t)
+	insomnia, _, _, err := srv.CreateRoom("insomnia", 4, "", nil)
+	require.NoError(t, err)
+	woodlouse, _, _, err := srv.CreateRoom("woodlouse", 3, "", nil)
+	require.NoError(t, err)
+	mistake := referee.Logged{Seq: 4, Event: game.Event{Type: "mistake", Text: "Ann gives 1 bang and 2 claps, but the card shows 3 rats: a wrong code."}}
+	p.events(insomnia, []referee.Logged{
 		{Seq: 3, Event: game.Event{Type: "alarm", Text: "The deck is spent with 2 voice(s) still talking: the alarm rings."}},
-		{Seq: 4, Event: game.Event{Type: "mistake", Text: "Ann gives 1 bang and 2 claps, but the card shows 3 rats: a wrong code."}},
+		mistake, // not one of Insomnia's events: nothing is said or rung
+	})
+	p.events(woodlouse, []referee.Logged{
+		mistake,
 		{Seq: 5, Event: game.Event{Type: "drawn", Text: "You drew 3 rats.", To: []int{0}}},
 		{Seq: 6, Event: game.Event{Type: "step", Text: "Ann steps to c2"}},
 	})
-	p.timerDone("ABCD", "sand")
+	p.timerDone(woodlouse, "sand")
 	assert.Equal(t, []string{
 		"sound:alarm", "say:The deck is spent with 2 voices still talking.",
 		"sound:buzzer", "say:Wrong code! Ann gives 1 bang and 2 claps, but the card shows 3 rats.",
 		"sound:alarm", "say:The sand timer has run out.",
-	}, rec.Played, "a private event and a small step are not said")
+	}, rec.Played, "each game's own headlines; a private event and a small step are not said")
 }
 
 // appTestTimeout bounds an in-process request (milliseconds): a hang, not a

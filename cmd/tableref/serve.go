@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -41,12 +42,12 @@ func runServe(e *env, args []string) error {
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
 			"QR code of its join address here. Ctrl-C stops the server.\n\n"+
-			"The microphone serves the latest Woodlouse Chaos or Insomnia room (after a restart, the game\n"+
-			"under way): it hears the trainer's bangs and claps (a completed code that fits a card becomes\n"+
-			"the trainer's move; one that fits none is shown, to be repeated or entered on the phone) and\n"+
-			"the voices' pauses and shouts (--pause, --shout), and the table screen shows what it hears.\n"+
-			"What it hears while the referee's own sounds play does not count. Without a microphone,\n"+
-			"Woodlouse trainers enter their codes on their phones and Insomnia's voices are not timed.\n"+
+			"The microphone serves the latest room of a game that listens ("+listeningGames()+"; after a\n"+
+			"restart, the game under way): it hears a trainer's bangs and claps (a completed code that fits\n"+
+			"a card becomes the trainer's move; one that fits none is shown, to be repeated or entered on\n"+
+			"the phone) and the voices' pauses and shouts (--pause, --shout), and the table screen shows\n"+
+			"what it hears. What it hears while the referee's own sounds play does not count. Without a\n"+
+			"microphone (--no-mic):\n"+noMicLines()+
 			"The speakers ring the alarms and, when espeak-ng is installed, say the headlines.\n\n"+
 			"--wav is a demo of the hearing: the recording plays as the microphone once the game starts,\n"+
 			"and its codes were not made for the cards drawn, so they are mostly judged wrong codes.", e.stdout)
@@ -58,11 +59,11 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&host, "host", "0.0.0.0", "the address to listen on (0.0.0.0: every interface)")
 	fs.StringVar(&data, "data", "", "where rooms are kept, to resume them after a restart (default $XDG_STATE_HOME/tableref or ~/.local/state/tableref)")
 	fs.StringVar(&device, "device", "", "the microphone: its index or (part of) its name, as tableref devices lists them (default: the system's)")
-	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time, once a Woodlouse Chaos or Insomnia game starts (for demos and tests)")
-	fs.BoolVar(&noMic, "no-mic", false, "do not listen: Woodlouse codes are entered on the phones, Insomnia's voices are not timed")
+	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time, once a "+listeningGames()+" game starts (for demos and tests)")
+	fs.BoolVar(&noMic, "no-mic", false, "do not listen"+noMicMeans(""))
 	fs.BoolVar(&quiet, "quiet", false, "no sounds and no spoken announcements")
-	fs.Float64Var(&pause, "pause", talk.DefaultMinPause, "Insomnia: seconds of silence that make a pause")
-	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "Insomnia: decibels above the room's running level that make a shout")
+	fs.Float64Var(&pause, "pause", talk.DefaultMinPause, "the voices timer: seconds of silence that make a pause")
+	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "the voices timer: decibels above the room's running level that make a shout")
 	fs.DurationVar(&idleDone, "idle-done", 6*time.Hour, "close a lobby or a finished game nobody has changed for this long (0: never)")
 	fs.DurationVar(&idleAny, "idle-any", 72*time.Hour, "close any room nobody has changed for this long, a game left half-played too (0: never)")
 	if err := parseFlags(fs, args); err != nil {
@@ -182,10 +183,10 @@ func runServe(e *env, args []string) error {
 			switch {
 			case resumedAudio && srv.Match(adopted) != nil:
 				waiting = fmt.Sprintf("The recording %s plays now as the microphone of room %s.\n", wav, adopted)
-			case gameID != "" && audioGames[gameID]:
+			case gameID != "" && listens(gameID):
 				waiting = fmt.Sprintf("The recording %s will play as the microphone once the host starts the game.\n", wav)
 			default:
-				waiting = fmt.Sprintf("The recording %s will play as the microphone once a Woodlouse Chaos or Insomnia game starts.\n", wav)
+				waiting = fmt.Sprintf("The recording %s will play as the microphone once a %s game starts.\n", wav, listeningGames())
 			}
 		}
 		cfg := hearing.Config{MinPause: pause, ShoutDB: shout}
@@ -200,7 +201,7 @@ func runServe(e *env, args []string) error {
 		out.printf("Not listening (--no-mic)%s.\n", noMicMeans(gameID))
 	}
 	srv.OnRoom(func(code, joinURL string) {
-		if audioGames[srv.GameOf(code)] {
+		if listens(srv.GameOf(code)) {
 			p.listenFor(code)
 		}
 		var b bytes.Buffer
@@ -242,18 +243,40 @@ func runServe(e *env, args []string) error {
 	return nil
 }
 
-// noMicMeans says what not listening means for the game of --game (any
-// game when there is none).
+// noMicMeans says what not listening means for the game of --game (for
+// every game that listens when there is none), as the games declare it.
 func noMicMeans(gameID string) string {
-	switch gameID {
-	case "woodlouse":
-		return ": the trainer enters each code on the phone"
-	case "insomnia":
-		return ": the voices' pauses and shouts are not timed, so the table watches them itself"
-	case "":
-		return ": Woodlouse Chaos trainers enter their codes on their phones, and Insomnia's voices are not timed"
+	if gameID != "" {
+		if w := gameInfo(gameID).Hears.WithoutMic; w != "" {
+			return ": " + w
+		}
+		return "" // the microphone serves no other game
 	}
-	return "" // the microphone serves no other game
+	var parts []string
+	for _, g := range catalog.All() {
+		if in := g.Info(); in.Hears.WithoutMic != "" {
+			parts = append(parts, "in "+in.Name+" "+in.Hears.WithoutMic)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if n := len(parts); n > 1 {
+		parts[n-1] = "and " + parts[n-1]
+	}
+	return ": " + strings.Join(parts, "; ")
+}
+
+// noMicLines says, a line for each game that listens, what it loses
+// without a microphone: "  Insomnia: the voices' pauses ... itself.".
+func noMicLines() string {
+	var b strings.Builder
+	for _, g := range catalog.All() {
+		if in := g.Info(); in.Hears.WithoutMic != "" {
+			fmt.Fprintf(&b, "  %s: %s.\n", in.Name, in.Hears.WithoutMic)
+		}
+	}
+	return b.String()
 }
 
 // printResumed prints where to find the rooms resumed from the data

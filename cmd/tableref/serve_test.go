@@ -225,7 +225,7 @@ func TestWithoutAMicrophoneServeSaysWhatThatMeansForTheGame(t *testing.T) {
 	assert.Equal(t, ": the trainer enters each code on the phone", noMicMeans("woodlouse"))
 	assert.Contains(t, noMicMeans("insomnia"), "not timed")
 	assert.NotContains(t, noMicMeans("insomnia"), "code")
-	assert.Contains(t, noMicMeans(""), "Woodlouse Chaos trainers")
+	assert.Contains(t, noMicMeans(""), "in Woodlouse Chaos the trainer enters each code")
 	assert.Contains(t, noMicMeans(""), "Insomnia")
 	assert.Empty(t, noMicMeans("pursesnatcher"), "the microphone serves no other game")
 }

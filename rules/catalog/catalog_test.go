@@ -57,3 +57,40 @@ func TestGetByID(t *testing.T) {
 	_, err := Get("chess")
 	assert.ErrorContains(t, err, `no game "chess" (the games are woodlouse,`)
 }
+
+// What a game declares it needs from the referee holds together: a clock
+// is set by one of its options and drives one of its referee actions, a
+// game heard in codes names the move they become and its state can check
+// them, and the sounds are ones the referee has.
+func TestEveryGamesDeclaredNeedsHoldTogether(t *testing.T) {
+	listening := 0
+	for _, g := range append(All(), Tools()...) {
+		in := g.Info()
+		t.Run(in.ID, func(t *testing.T) {
+			for _, c := range in.Clocks {
+				assert.NotEmpty(t, c.Name)
+				assert.Contains(t, in.RefereeActions, c.Action, "clock %s", c.Name)
+				length, ok := c.Length(in, nil)
+				assert.True(t, ok, "clock %s: option %q has a whole-number default", c.Name, c.Option)
+				assert.Positive(t, length)
+			}
+			h := in.Hears
+			assert.Equal(t, h.Gestures, h.CodeAction != "", "a game heard in codes says what they become")
+			assert.Equal(t, h.Listens(), h.WithoutMic != "", "a game that listens says what it loses without the microphone")
+			if h.Listens() {
+				listening++
+			}
+			s, err := g.New(game.Config{Players: in.MinPlayers, Seed: 1})
+			require.NoError(t, err)
+			_, checks := s.(game.CodeChecker)
+			assert.Equal(t, h.Gestures, checks, "a game heard in codes checks them against its table")
+			for typ, how := range in.Sounds {
+				assert.Contains(t, []string{game.SoundBuzzer, game.SoundChime, game.SoundAlarm}, how, "sound of %s", typ)
+			}
+			for typ, how := range in.Spoken {
+				assert.NotEmpty(t, how, "how %s is said", typ)
+			}
+		})
+	}
+	assert.Equal(t, 2, listening, "Woodlouse Chaos and Insomnia")
+}

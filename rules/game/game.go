@@ -203,6 +203,17 @@ type Info struct {
 	Roles []string `json:"roles,omitempty"`
 	// ScoreText says what Result.Scores counts, where the game keeps score.
 	ScoreText string `json:"score_text,omitempty"`
+	// Clocks are the clocks the game's rules run on (see Clock).
+	Clocks []Clock `json:"clocks,omitempty"`
+	// Hears is what the game listens for at the table (see Hearing).
+	Hears Hearing `json:"hears"`
+	// Spoken are the event types the referee says out loud, with how
+	// (SayAll, SayClause, SaySitsDown, SayIfWon, or a phrase said first).
+	// The others are only shown.
+	Spoken map[string]string `json:"-"`
+	// Sounds are the event types the referee rings a sound for, with which
+	// (SoundBuzzer, SoundChime, SoundAlarm).
+	Sounds map[string]string `json:"-"`
 }
 
 // Role is the part seat plays (see Info.Roles), or "" where seats are alike.
@@ -233,17 +244,25 @@ type Option struct {
 // ErrOver is returned (wrapped) by Apply once the game has ended.
 var ErrOver = errors.New("the game is over")
 
+// CheckPlayers says why the game cannot be played by n players ("Purse
+// Snatcher is for 2 players, not 3"), or nil.
+func (in Info) CheckPlayers(n int) error {
+	switch {
+	case n >= in.MinPlayers && n <= in.MaxPlayers:
+		return nil
+	case in.MinPlayers == 1 && in.MaxPlayers == 1:
+		return fmt.Errorf("%s is for 1 player, not %d", in.Name, n)
+	case in.MinPlayers == in.MaxPlayers:
+		return fmt.Errorf("%s is for %d players, not %d", in.Name, in.MinPlayers, n)
+	}
+	return fmt.Errorf("%s is for %d to %d players, not %d", in.Name, in.MinPlayers, in.MaxPlayers, n)
+}
+
 // Resolve checks cfg against the catalogue entry and returns the variant
 // and every option's value, defaults filled in. Games call it first in New.
 func (in Info) Resolve(cfg Config) (variant string, opts map[string]string, err error) {
-	if cfg.Players < in.MinPlayers || cfg.Players > in.MaxPlayers {
-		if in.MinPlayers == 1 && in.MaxPlayers == 1 {
-			return "", nil, fmt.Errorf("%s is for 1 player, not %d", in.Name, cfg.Players)
-		}
-		if in.MinPlayers == in.MaxPlayers {
-			return "", nil, fmt.Errorf("%s is for %d players, not %d", in.Name, in.MinPlayers, cfg.Players)
-		}
-		return "", nil, fmt.Errorf("%s is for %d to %d players, not %d", in.Name, in.MinPlayers, in.MaxPlayers, cfg.Players)
+	if err := in.CheckPlayers(cfg.Players); err != nil {
+		return "", nil, err
 	}
 	variant = cfg.Variant
 	if variant == "" && len(in.Variants) > 0 {

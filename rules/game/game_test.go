@@ -2,6 +2,7 @@ package game
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,4 +86,42 @@ func TestSeatReferencesBecomeNames(t *testing.T) {
 	text := Seat(0) + " pays " + Seat(2) + " a card {x} {"
 	assert.Equal(t, "Ann pays player 3 a card {x} {", Names(text, []string{"Ann", "Bob"}))
 	assert.Equal(t, "no seats", Names("no seats", nil))
+}
+
+func TestCheckPlayersSaysTheRangeAsPeopleWouldSayIt(t *testing.T) {
+	for _, c := range []struct {
+		min, max, n int
+		want        string
+	}{
+		{2, 2, 2, ""},
+		{2, 2, 3, "Duel is for 2 players, not 3"},
+		{1, 1, 2, "Duel is for 1 player, not 2"},
+		{3, 6, 2, "Duel is for 3 to 6 players, not 2"},
+		{3, 6, 7, "Duel is for 3 to 6 players, not 7"},
+		{3, 6, 6, ""},
+	} {
+		err := Info{Name: "Duel", MinPlayers: c.min, MaxPlayers: c.max}.CheckPlayers(c.n)
+		if c.want == "" {
+			assert.NoError(t, err)
+		} else {
+			assert.EqualError(t, err, c.want)
+		}
+	}
+}
+
+func TestAClocksLengthComesFromItsOptionOrTheDefault(t *testing.T) {
+	in := Info{Options: []Option{{Name: "minutes", Default: "15", Min: 1, Max: 120}}}
+	c := Clock{Name: "meeting", Option: "minutes", Unit: time.Minute, Action: "time"}
+	d, ok := c.Length(in, nil)
+	assert.True(t, ok)
+	assert.Equal(t, 15*time.Minute, d)
+	d, ok = c.Length(in, map[string]string{"minutes": "2"})
+	assert.True(t, ok)
+	assert.Equal(t, 2*time.Minute, d)
+	for _, bad := range []string{"", "x", "0", "-3"} {
+		_, ok = c.Length(in, map[string]string{"minutes": bad})
+		assert.False(t, ok, "%q", bad)
+	}
+	_, ok = Clock{Option: "none", Unit: time.Second}.Length(in, nil)
+	assert.False(t, ok, "an option the game does not have")
 }

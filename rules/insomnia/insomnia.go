@@ -62,6 +62,10 @@ func (gameImpl) Info() game.Info {
 			{Name: OptShown, Default: ShownPrivate, Values: []string{ShownPrivate, ShownPublic},
 				Text: "Who sees the card the sleeper shows, and a silenced voice's card: \"private\", only the sleeper and the voice's player (the others hear the answer), as the rulebook has it; \"public\", everyone, as if each shown card were laid face up."},
 		},
+		// The referee follows the voices' talk: pauses and shouts.
+		Hears:  game.Hearing{Voices: true, WithoutMic: "the voices' pauses and shouts are not timed, so the table watches them itself"},
+		Spoken: map[string]string{"silenced": game.SayAll, "alarm": game.SayClause, "asleep": game.SayAll},
+		Sounds: map[string]string{"alarm": game.SoundAlarm},
 	}
 }
 
@@ -83,8 +87,8 @@ func (g gameImpl) New(cfg game.Config) (game.State, error) {
 // six go to voices 1 to 6, the rest are the sleeper's deck, top first.
 // New calls it after shuffling; the tests call it to stage situations.
 func (g gameImpl) arranged(players int, opts map[string]string, r game.Rand, cards []deck.Card) (*state, error) {
-	if players < 4 || players > 7 {
-		return nil, fmt.Errorf("insomnia is for 4 to 7 players, not %d", players)
+	if err := g.Info().CheckPlayers(players); err != nil {
+		return nil, err
 	}
 	if len(cards) != 52 {
 		return nil, fmt.Errorf("insomnia needs all 52 cards, not %d", len(cards))

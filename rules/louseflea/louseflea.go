@@ -2,6 +2,7 @@ package louseflea
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/tableref/tableref/rules/game"
@@ -89,11 +90,17 @@ var info = game.Info{
 			Values:  []string{StartSpecialsDiscard, StartSpecialsShuffle},
 		},
 	},
+	// Who is called on (to answer or sit down), and a play only when its
+	// player sits down.
+	Spoken: map[string]string{"called": game.SayClause, "win": game.SayAll, "play": game.SaySitsDown},
+	Sounds: map[string]string{"turn": game.SoundChime},
 }
 
 func (gameImpl) Info() game.Info {
 	i := info
 	i.Options = slices.Clone(info.Options)
+	i.Spoken = maps.Clone(info.Spoken)
+	i.Sounds = maps.Clone(info.Sounds)
 	return i
 }
 

@@ -60,6 +60,9 @@ func (gameImpl) Info() game.Info {
 			{Name: OptRounds, Default: "0", Min: 0, Max: 500,
 				Text: "Stop after this many rounds, the survivors sharing the win (not in the rulebook; 0 plays until one is left)."},
 		},
+		// Whose token is blown up, who becomes a ghost, who misses a turn,
+		// who wins.
+		Spoken: map[string]string{"boom": game.SayAll, "ghost": game.SayAll, "sit-out": game.SayAll, "over": game.SayAll},
 	}
 }
 

@@ -2,6 +2,7 @@ package pursesnatcher
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/tableref/tableref/rules/game"
 )
@@ -44,6 +45,15 @@ func (gameImpl) Info() game.Info {
 		},
 		RefereeActions: []string{"time"},
 		Roles:          []string{"tourist", "officer"},
+		// The meeting's clock: when it runs out the referee applies "time".
+		Clocks: []game.Clock{{Name: "meeting", Option: OptMinutes, Unit: time.Minute, Action: "time"}},
+		Spoken: map[string]string{
+			"challenge-won": game.SayAll, "challenge-lost": game.SayAll, "arrested": game.SayAll,
+			"token-taken": game.SayAll, "time": game.SayAll, "left": game.SayAll,
+			"ordered": game.SayAll, // told to leave (the meeting's time is up, or the officer says so)
+			"kept":    game.SayAll, // the officer lets her stay
+		},
+		Sounds: map[string]string{"time": game.SoundAlarm},
 	}
 }
 

@@ -63,6 +63,9 @@ func (trollGame) Info() game.Info {
 			{Name: "troll-blocks", Default: "own-row", Values: []string{"own-row", "both-rows"},
 				Text: "Which fleeing bricks the troll blocks: only those in the row it stands on, or those in both rows (its column is a wall)."},
 		},
+		// How the bridge or the troll falls; a brick flying off is said
+		// only when it takes the troll with it and wins the game.
+		Spoken: map[string]string{"collapse": game.SayAll, "fly": game.SayIfWon},
 	}
 }
 

@@ -1,6 +1,7 @@
 package woodlouse
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/tableref/tableref/rules/game"
@@ -48,6 +49,16 @@ var info = game.Info{
 		{Name: OptEvenEasierCards, Default: "30", Values: []string{"30", "40"},
 			Text: "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
 	},
+	// The trainer's codes are heard at the table: each becomes a "code"
+	// move (bangs, claps).
+	Hears: game.Hearing{Gestures: true, CodeAction: "code", WithoutMic: "the trainer enters each code on the phone"},
+	Spoken: map[string]string{
+		"mistake": "Wrong code! ", "guess-right": game.SayAll, "kept": game.SayClause, "game-over": game.SayAll,
+	},
+	Sounds: map[string]string{
+		"mistake": game.SoundBuzzer, "guess-wrong": game.SoundBuzzer,
+		"guess-right": game.SoundChime, "trainer": game.SoundChime,
+	},
 }
 
 // Info is the catalogue entry.
@@ -55,6 +66,8 @@ func (Rules) Info() game.Info {
 	in := info
 	in.Variants = slices.Clone(info.Variants)
 	in.Options = slices.Clone(info.Options)
+	in.Spoken = maps.Clone(info.Spoken)
+	in.Sounds = maps.Clone(info.Sounds)
 	for i := range in.Options {
 		in.Options[i].Values = slices.Clone(info.Options[i].Values)
 	}

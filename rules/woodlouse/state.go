@@ -380,6 +380,16 @@ func (s *State) endTurn(ev []game.Event) []game.Event {
 // Over reports whether the draw pile has run out.
 func (s *State) Over() bool { return s.phase == phaseOver }
 
+var _ game.CodeChecker = (*State)(nil)
+
+// CheckCode says why a heard code of bangs and claps fits no card with the
+// sequence cards on the table now, or nil (game.CodeChecker): no bangs, more
+// bangs than sequence cards, no claps or more than a card shows.
+func (s *State) CheckCode(bangs, claps int) error {
+	_, err := s.order.Decode(bangs, claps)
+	return err
+}
+
 // Result counts the score piles: most cards wins, then the higher total of
 // animals on the cards; a tie on both is a shared win.
 func (s *State) Result() game.Result {
