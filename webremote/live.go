@@ -96,18 +96,54 @@ func (s *Server) GameOf(code string) string {
 	return r.info.ID
 }
 
-// Match is a room's match, nil before the start (and for unknown rooms).
-func (s *Server) Match(code string) *referee.Match {
+// Playing reports whether room code has a game in play: started, and not
+// paused or over.
+func (s *Server) Playing(code string) bool {
 	r := s.room(code)
 	if r == nil {
-		return nil
+		return false
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.status != statusPlaying {
-		return nil
+	return r.status == statusPlaying && r.match != nil
+}
+
+// The reasons CodeFor gives no move.
+var (
+	ErrNotPlaying = errors.New("no game under way")
+	ErrNoCodeNow  = errors.New("not a time for a code")
+)
+
+// MisfitError is CodeFor's answer for a code that fits nothing on the table
+// (Woodlouse Chaos: no card): more likely misheard than miscounted.
+type MisfitError struct{ Err error }
+
+func (e *MisfitError) Error() string { return e.Err.Error() }
+func (e *MisfitError) Unwrap() error { return e.Err }
+
+// CodeFor is the move a code of bangs and claps heard at the table makes in
+// room code's game, as the game declares it (game.Hearing.CodeAction), once
+// checked against the table (game.CodeChecker). Apply makes it. The error
+// wraps ErrNoRoom or ErrNotPlaying, is ErrNoCodeNow when no seat may give a
+// code now (or the game takes none), or is a *MisfitError.
+func (s *Server) CodeFor(code string, bangs, claps int) (game.Move, error) {
+	r := s.room(code)
+	if r == nil {
+		return game.Move{}, fmt.Errorf("room %s: %w", code, ErrNoRoom)
 	}
-	return r.match
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.status != statusPlaying || r.match == nil {
+		return game.Move{}, fmt.Errorf("room %s: %w", code, ErrNotPlaying)
+	}
+	mv, ok := r.match.CodeMove(bangs, claps)
+	if !ok {
+		return game.Move{}, ErrNoCodeNow
+	}
+	if err := r.match.CodeFits(bangs, claps); err != nil {
+		return game.Move{}, &MisfitError{err}
+	}
+	return mv, nil
 }
 
 // Apply makes a move for the referee itself (a code the microphone heard,

@@ -31,10 +31,13 @@ func TestTheRefereeGivesAHeardCodeForTheTrainer(t *testing.T) {
 	s := newTestServer(t, Config{})
 	code, host, toks := woodlouseRoom(t, s)
 	assert.Equal(t, "woodlouse", s.GameOf(code))
-	m := s.Match(code)
-	require.NotNil(t, m)
-	mv, ok := m.CodeMove(2, 3)
-	require.True(t, ok)
+	assert.True(t, s.Playing(code))
+	_, err := s.CodeFor(code, 0, 3)
+	var misfit *MisfitError
+	require.ErrorAs(t, err, &misfit, "no bangs fits no card")
+	assert.Contains(t, misfit.Error(), "no bangs")
+	mv, err := s.CodeFor(code, 2, 3)
+	require.NoError(t, err)
 	seq, err := s.Apply(code, mv)
 	require.NoError(t, err)
 	assert.Equal(t, 1, seq)
@@ -44,19 +47,31 @@ func TestTheRefereeGivesAHeardCodeForTheTrainer(t *testing.T) {
 		require.NotEmpty(t, st.Events)
 		assert.Contains(t, st.Events[0].Text, "2 bangs and 3 claps")
 	}
-	// A refused move is the engine's refusal; unknown rooms are said.
+	// A game without codes takes none. A refused move is the engine's
+	// refusal; unknown rooms are said.
+	lf, lfHost := createRoom(t, s, map[string]any{"game": "louseflea", "players": 3})
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		joinRoom(t, s, lf, n)
+	}
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+lf+"/start", lfHost, map[string]any{}).status)
+	_, err = s.CodeFor(lf, 2, 3)
+	assert.ErrorIs(t, err, ErrNoCodeNow)
 	_, err = s.Apply(code, game.M(mv.Seat, "code", "2", "3"))
 	assert.Error(t, err)
 	_, err = s.Apply("ZZZZ", mv)
 	assert.ErrorIs(t, err, ErrNoRoom)
-	assert.Nil(t, s.Match("ZZZZ"))
+	_, err = s.CodeFor("ZZZZ", 2, 3)
+	assert.ErrorIs(t, err, ErrNoRoom)
+	assert.False(t, s.Playing("ZZZZ"))
 }
 
 func TestTheRefereeCannotMoveBeforeTheStart(t *testing.T) {
 	s := newTestServer(t, Config{})
 	code, _ := createRoom(t, s, map[string]any{"game": "woodlouse"})
-	assert.Nil(t, s.Match(code))
-	_, err := s.Apply(code, game.M(0, "code", "1", "1"))
+	assert.False(t, s.Playing(code))
+	_, err := s.CodeFor(code, 1, 1)
+	assert.ErrorIs(t, err, ErrNotPlaying)
+	_, err = s.Apply(code, game.M(0, "code", "1", "1"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "lobby")
 }
@@ -131,8 +146,8 @@ func TestCreateRoomAndRoomsForTheCommandLine(t *testing.T) {
 	assert.ErrorContains(t, err, "3 to 6 players")
 
 	code2, _, _ := woodlouseRoom(t, s)
-	mv, ok := s.Match(code2).CodeMove(1, 1)
-	require.True(t, ok)
+	mv, err := s.CodeFor(code2, 1, 1)
+	require.NoError(t, err)
 	_, err = s.Apply(code2, mv)
 	require.NoError(t, err)
 	at := func(c string) (string, string) { return "http://10.0.0.2:8080/j/" + c, "http://10.0.0.2:8080/t/" + c }

@@ -120,7 +120,7 @@ func (p *party) afterStart(open hearing.Opener) hearing.Opener {
 			p.mu.Lock()
 			room := p.room
 			p.mu.Unlock()
-			if room != "" && p.srv.Match(room) != nil {
+			if room != "" && p.srv.Playing(room) {
 				return open()
 			}
 			select {
@@ -287,7 +287,7 @@ func (p *party) clock() time.Time {
 // latest, at); before the game starts, when the microphone began serving
 // the room.
 func (p *party) gameStartLocked(room string, at time.Time) time.Time {
-	if p.started.IsZero() && room != "" && p.srv.Match(room) != nil {
+	if p.started.IsZero() && room != "" && p.srv.Playing(room) {
 		p.started = at
 	}
 	if p.started.IsZero() {
@@ -366,26 +366,27 @@ func (p *party) useCode(room string, c *heardCode) {
 		p.mu.Unlock()
 		p.log("%s: %s\n", room, s)
 	}
-	m := p.srv.Match(room)
-	if m == nil {
+	mv, err := p.srv.CodeFor(room, c.Bangs, c.Claps)
+	var misfit *webremote.MisfitError
+	switch {
+	case errors.Is(err, webremote.ErrNoRoom) || errors.Is(err, webremote.ErrNotPlaying):
 		note(heard + " — no game under way")
 		return
-	}
-	mv, ok := m.CodeMove(c.Bangs, c.Claps)
-	if !ok {
+	case errors.Is(err, webremote.ErrNoCodeNow):
 		note(heard + " — not a time for a code")
 		return
-	}
-	if c.Masked > 0 {
+	case c.Masked > 0:
 		note(fmt.Sprintf("%s, but %s came while the referee's own sound played: %s", heard, plural(c.Masked, "gesture"), again))
 		return
-	}
-	if err := m.CodeFits(c.Bangs, c.Claps); err != nil {
-		why := err.Error()
+	case errors.As(err, &misfit):
+		why := misfit.Error()
 		if _, after, found := strings.Cut(why, ": "); found {
 			why = after
 		}
 		note(fmt.Sprintf("%s — that fits no card (%s): %s", heard, why, again))
+		return
+	case err != nil:
+		note(fmt.Sprintf("%s — not taken (%v): %s", heard, err, again))
 		return
 	}
 	p.log("%s: %s: the trainer's code\n", room, heard) // before the judgement's announcement

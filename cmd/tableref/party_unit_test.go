@@ -165,12 +165,7 @@ func TestAResumedRoomIsHeardAtOnce(t *testing.T) {
 	srv := webremote.New(webremote.Config{RateLimit: -1, Data: data})
 	lobby, _, _, err := srv.CreateRoom("insomnia", 4, "", nil) // stays in the lobby
 	require.NoError(t, err)
-	code, host, _, err := srv.CreateRoom("woodlouse", 3, "", nil)
-	require.NoError(t, err)
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
-	}
-	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
+	code, host, toks := startedWoodlouse(t, srv)
 	// Touch the lobby last: a game under way still comes first.
 	require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+lobby+"/join", "", map[string]any{"name": "Di"}, nil))
 
@@ -193,27 +188,59 @@ func TestAResumedRoomIsHeardAtOnce(t *testing.T) {
 		t.Fatal("the recording waits for a game although one is under way")
 	}
 
-	m := srv2.Match(code)
-	require.NotNil(t, m)
-	trainer := m.Snapshot(game.Table, 0).Turn[0]
-	right := m.Snapshot(trainer, 0).Legal[0]
-	var bangs, claps int
-	fmt.Sscan(right.Args[0], &bangs)
-	fmt.Sscan(right.Args[1], &claps)
+	bangs, claps := trainersCode(t, srv2, code, toks)
 	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
-	assert.Equal(t, 1, m.Seq(), "the heard code is the trainer's move")
+	assert.Equal(t, 1, tableOf(t, srv2, code, host).Seq, "the heard code is the trainer's move")
 }
 
-// startedWoodlouse is a Woodlouse room with three players, under way.
-func startedWoodlouse(t *testing.T, srv *webremote.Server) (code, host string) {
+// startedWoodlouse is a Woodlouse room with three players, under way, and
+// their tokens.
+func startedWoodlouse(t *testing.T, srv *webremote.Server) (code, host string, toks []string) {
 	t.Helper()
 	code, host, _, err := srv.CreateRoom("woodlouse", 3, "", nil)
 	require.NoError(t, err)
 	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, nil))
+		var j struct {
+			Token string `json:"token"`
+		}
+		require.Equal(t, 201, call(t, srv, "POST", "/api/rooms/"+code+"/join", "", map[string]any{"name": n}, &j))
+		toks = append(toks, j.Token)
 	}
 	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}, nil))
-	return code, host
+	return code, host, toks
+}
+
+// seen is a room's state as a token's page reads it.
+type seen struct {
+	Seq    int         `json:"seq"`
+	Legal  []game.Move `json:"legal"`
+	Events []struct {
+		Type string `json:"type"`
+	} `json:"events"`
+}
+
+// tableOf is room code's state as tok sees it.
+func tableOf(t *testing.T, srv *webremote.Server, code, tok string) seen {
+	t.Helper()
+	var st seen
+	require.Equal(t, 200, call(t, srv, "GET", "/api/rooms/"+code+"/view", tok, nil, &st))
+	return st
+}
+
+// trainersCode is the code the trainer's phone offers: the right one.
+func trainersCode(t *testing.T, srv *webremote.Server, code string, toks []string) (bangs, claps int) {
+	t.Helper()
+	for _, tok := range toks {
+		for _, mv := range tableOf(t, srv, code, tok).Legal {
+			if mv.Action == "code" {
+				fmt.Sscan(mv.Args[0], &bangs)
+				fmt.Sscan(mv.Args[1], &claps)
+				return bangs, claps
+			}
+		}
+	}
+	t.Fatal("no seat may give a code")
+	return 0, 0
 }
 
 // TestAHeardCodeThatFitsNoCardIsShownNotApplied: the referee's own chime
@@ -225,9 +252,8 @@ func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 	p, srv, rec := newParty(t)
 	var logged []string
 	p.log = func(format string, a ...any) { logged = append(logged, fmt.Sprintf(format, a...)) }
-	code, host := startedWoodlouse(t, srv)
+	code, host, toks := startedWoodlouse(t, srv)
 	p.listenFor(code)
-	m := srv.Match(code)
 	for _, c := range []struct {
 		ev   hearing.Event
 		note string
@@ -239,7 +265,7 @@ func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 		{hearing.Event{Kind: "code", Bangs: 2, Claps: 2, Order: "BBCC", Masked: 1}, "heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
 	} {
 		p.heard(c.ev)
-		assert.Equal(t, 0, m.Seq(), "%+v is not the trainer's move", c.ev)
+		assert.Equal(t, 0, tableOf(t, srv, code, host).Seq, "%+v is not the trainer's move", c.ev)
 		h := liveOf(t, srv, code, host)
 		got := h["code"].(map[string]any)
 		assert.Equal(t, false, got["used"])
@@ -248,15 +274,16 @@ func TestAHeardCodeThatFitsNoCardIsShownNotApplied(t *testing.T) {
 	assert.Empty(t, rec.Played, "nothing rings for a misheard code")
 
 	// A miscount that fits a card is the trainer's mistake.
-	trainer := m.Snapshot(game.Table, 0).Turn[0]
-	right := m.Snapshot(trainer, 0).Legal[0]
-	var bangs, claps int
-	fmt.Sscan(right.Args[0], &bangs)
-	fmt.Sscan(right.Args[1], &claps)
+	bangs, claps := trainersCode(t, srv, code, toks)
 	claps = claps%5 + 1 // another number of animals: a wrong code that fits a card
 	p.heard(hearing.Event{Kind: "code", Bangs: bangs, Claps: claps})
-	assert.Equal(t, 1, m.Seq())
-	assert.Equal(t, "mistake", m.Snapshot(game.Table, 0).Events[0].Type)
+	st := tableOf(t, srv, code, host)
+	assert.Equal(t, 1, st.Seq)
+	types := []string{}
+	for _, e := range st.Events {
+		types = append(types, e.Type)
+	}
+	assert.Contains(t, types, "mistake")
 	used := liveOf(t, srv, code, host)["code"].(map[string]any)
 	assert.Equal(t, true, used["used"])
 	assert.Nil(t, used["note"])

@@ -181,7 +181,7 @@ func runServe(e *env, args []string) error {
 			open = p.afterStart(hearing.Recording(wav))
 			p.setMic(hearing.Status{Listening: true, Input: wav, Message: "the recording " + filepath.Base(wav) + " plays as the microphone once the game starts"})
 			switch {
-			case resumedAudio && srv.Match(adopted) != nil:
+			case resumedAudio && srv.Playing(adopted):
 				waiting = fmt.Sprintf("The recording %s plays now as the microphone of room %s.\n", wav, adopted)
 			case gameID != "" && listens(gameID):
 				waiting = fmt.Sprintf("The recording %s will play as the microphone once the host starts the game.\n", wav)
