@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v2/middleware/recover"
 	qrcode "github.com/skip2/go-qrcode"
 
-	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/webremote/web"
 )
@@ -158,11 +157,8 @@ type gameEntry struct {
 
 func (s *Server) games(c *fiber.Ctx) error {
 	infos := []gameEntry{}
-	for _, g := range catalog.All() {
-		infos = append(infos, gameEntry{Info: g.Info()})
-	}
-	for _, g := range catalog.Tools() {
-		infos = append(infos, gameEntry{Info: g.Info(), Tool: true})
+	for _, g := range s.gameList() {
+		infos = append(infos, gameEntry{Info: g.Info(), Tool: isTool(g)})
 	}
 	return c.JSON(infos)
 }
@@ -222,9 +218,9 @@ func (s *Server) CreateRoom(game string, players int, variant string, options ma
 // newRoom checks a room's game, players, variant and options and makes it.
 func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, opts map[string]string) (string, string, string, *apiError) {
 	if strings.TrimSpace(gameID) == "" {
-		return "", "", "", fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(catalog.IDs(), ", ")+")")
+		return "", "", "", fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(s.gameIDs(), ", ")+")")
 	}
-	g, err := catalog.Get(gameID)
+	g, err := s.game(gameID)
 	if err != nil {
 		return "", "", "", fail(fiber.StatusBadRequest, err.Error())
 	}

@@ -87,6 +87,17 @@ func (s *Server) notify(room string, evs []referee.Logged) {
 	}
 }
 
+// InfoOf is the catalogue entry of a room's game: what the game declares it
+// needs from the referee (its hearing, its announcements); false when there
+// is no such room.
+func (s *Server) InfoOf(code string) (game.Info, bool) {
+	r := s.room(code)
+	if r == nil {
+		return game.Info{}, false
+	}
+	return r.info, true
+}
+
 // GameOf is the game id of a room ("" when there is none).
 func (s *Server) GameOf(code string) string {
 	r := s.room(code)

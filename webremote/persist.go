@@ -12,7 +12,6 @@ import (
 
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/journal"
-	"github.com/tableref/tableref/rules/catalog"
 	"github.com/tableref/tableref/rules/game"
 )
 
@@ -266,7 +265,7 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 	if cur == nil {
 		return nil, errors.New("an empty journal")
 	}
-	g, err := catalog.Get(cur.Game)
+	g, err := s.game(cur.Game)
 	if err != nil {
 		return nil, err
 	}

@@ -31,6 +31,8 @@ import (
 
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/timer"
+	"github.com/tableref/tableref/rules/catalog"
+	"github.com/tableref/tableref/rules/game"
 )
 
 // BodyLimit is the largest request body and websocket frame accepted.
@@ -49,6 +51,55 @@ type Config struct {
 	// negative limit never retires.
 	IdleDone time.Duration
 	IdleAny  time.Duration
+	// Games are the games rooms are made for, by id; nil is the
+	// catalogue's (rules/catalog) and its tools (the dealer). Whatever a
+	// game needs from the server it declares in its Info.
+	Games []game.Game
+}
+
+// gameList is the games rooms are made for (Config.Games).
+func (s *Server) gameList() []game.Game {
+	if s.cfg.Games != nil {
+		return s.cfg.Games
+	}
+	return append(catalog.All(), catalog.Tools()...)
+}
+
+// game finds a game by id, whatever the case.
+func (s *Server) game(id string) (game.Game, error) {
+	if s.cfg.Games == nil {
+		return catalog.Get(id)
+	}
+	var ids []string
+	for _, g := range s.cfg.Games {
+		if strings.EqualFold(g.Info().ID, strings.TrimSpace(id)) {
+			return g, nil
+		}
+		ids = append(ids, g.Info().ID)
+	}
+	return nil, fmt.Errorf("no game %q (the games are %s)", id, strings.Join(ids, ", "))
+}
+
+// gameIDs lists the ids of the games rooms are made for, tools left out.
+func (s *Server) gameIDs() []string {
+	var ids []string
+	for _, g := range s.gameList() {
+		if !isTool(g) {
+			ids = append(ids, g.Info().ID)
+		}
+	}
+	return ids
+}
+
+// isTool reports whether g is a helper for any game (the dealer) rather
+// than a game of its own.
+func isTool(g game.Game) bool {
+	for _, t := range catalog.Tools() {
+		if t.Info().ID == g.Info().ID {
+			return true
+		}
+	}
+	return false
 }
 
 // Server is the web remote: rooms, the API, the pages and the websockets.

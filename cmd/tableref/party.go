@@ -140,7 +140,7 @@ func (p *party) adopt(changed func(code string) time.Time) (string, bool) {
 	rank := map[string]int{"playing": 3, "paused": 2, "lobby": 1}
 	best, bestRank, bestAt := "", 0, time.Time{}
 	for _, r := range p.srv.Rooms() {
-		if !listens(r.Game) {
+		if in, _ := p.srv.InfoOf(r.Code); !in.Hears.Listens() {
 			continue
 		}
 		k, at := rank[r.Status], changed(r.Code)
@@ -196,7 +196,6 @@ func (p *party) setMic(s hearing.Status) {
 func (p *party) heard(ev hearing.Event) {
 	p.mu.Lock()
 	room := p.room
-	game := p.srv.GameOf(room)
 	checking := p.checkingLocked()
 	if checking && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract") {
 		p.checkHeardLocked(ev.Kind, ev.T)
@@ -208,7 +207,8 @@ func (p *party) heard(ev hearing.Event) {
 		p.mu.Unlock()
 		return
 	}
-	hears := gameInfo(game).Hears
+	info, _ := p.srv.InfoOf(room)
+	hears := info.Hears
 	keep := ev.Kind == "status" || ev.Kind == "mic" ||
 		!checking && hears.Gestures && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract" || ev.Kind == "code") ||
 		hears.Voices && (strings.HasPrefix(ev.Kind, "pause") || strings.HasPrefix(ev.Kind, "shout"))
@@ -430,7 +430,7 @@ func (p *party) publish(room string) {
 
 // events says out loud what a referee would, and rings the right sounds.
 func (p *party) events(room string, evs []referee.Logged) {
-	info := gameInfo(p.srv.GameOf(room))
+	info, _ := p.srv.InfoOf(room)
 	if info.Hears.Listens() {
 		p.listenFor(room)
 	}

@@ -201,7 +201,7 @@ func runServe(e *env, args []string) error {
 		out.printf("Not listening (--no-mic)%s.\n", noMicMeans(gameID))
 	}
 	srv.OnRoom(func(code, joinURL string) {
-		if listens(srv.GameOf(code)) {
+		if in, _ := srv.InfoOf(code); in.Hears.Listens() {
 			p.listenFor(code)
 		}
 		var b bytes.Buffer
