@@ -1,0 +1,215 @@
+package webremote
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"sort"
+
+	"github.com/tableref/tableref/rules/game"
+)
+
+// What a room sends: the state each seat, the host and the table see,
+// built once per broadcast and spliced with each seat's own view.
+
+// Wire shapes of docs/api.md.
+
+type playerInfo struct {
+	Seat      int    `json:"seat"`
+	Name      string `json:"name"`
+	Connected bool   `json:"connected"`
+	Vacant    bool   `json:"vacant,omitempty"` // kicked during play: the seat may be joined again
+}
+
+type roomInfo struct {
+	Code     string       `json:"code"`
+	Game     string       `json:"game"`
+	Name     string       `json:"name"`
+	Status   string       `json:"status"`
+	Locked   bool         `json:"locked"`
+	Players  []playerInfo `json:"players"`
+	Seats    int          `json:"seats"`
+	Min      int          `json:"min_players"` // the game's fewest: the start waits for them
+	You      int          `json:"you"`
+	Host     bool         `json:"host"`
+	JoinURL  string       `json:"join_url"`  // what the room's QR code says: the address phones join at
+	TableURL string       `json:"table_url"` // the public table, to open on a TV: no token, no powers
+}
+
+type state struct {
+	Type   string          `json:"type,omitempty"` // "state" on the websocket
+	Room   roomInfo        `json:"room"`
+	Seq    int             `json:"seq"`
+	Names  []string        `json:"names"`
+	View   json.RawMessage `json:"view"`
+	Turn   []int           `json:"turn"`
+	Legal  []game.Move     `json:"legal"`
+	Over   bool            `json:"over"`
+	Result *game.Result    `json:"result"`
+	Events []roomEvent     `json:"events"`
+	Timers []timerInfo     `json:"timers"`
+	// Now is the server's clock (Unix ms) when the state was built: pages
+	// count timers down against it, not against the phone's own clock.
+	Now int64 `json:"now"`
+	// Live is public news from the referee itself (what the microphone
+	// hears), the same for every seat and the table.
+	Live map[string]json.RawMessage `json:"live,omitempty"`
+}
+
+// infoLocked is the room part of the state for w.
+func (r *room) infoLocked(w who) roomInfo {
+	in := r.commonLocked().info
+	in.You, in.Host = w.seat, w.host
+	return in
+}
+
+// common is the part of a state that is the same for every token: built
+// once per broadcast.
+type common struct {
+	info   roomInfo // You and Host are the token's
+	timers []timerInfo
+	now    int64
+}
+
+func (r *room) commonLocked() common {
+	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
+		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL()}
+	conns := make([]bool, len(r.seats))
+	for c := range r.clients {
+		if s := c.who.seat; s >= 0 && s < len(conns) {
+			conns[s] = true
+		}
+	}
+	for i, p := range r.seats {
+		if p == nil {
+			continue
+		}
+		in.Players = append(in.Players, playerInfo{Seat: i, Name: p.name, Connected: conns[i] && p.token != "", Vacant: p.token == ""})
+	}
+	return common{info: in, timers: r.timerInfosLocked(), now: r.s.clock().Now().UnixMilli()}
+}
+
+// stateLocked is what w may know now, with the events after since (the
+// last 50 when since is negative; all kept when since is beyond the game,
+// as after a restart). The room's own events (notes) are those numbered
+// above afterNote, or when afterNote is negative those since the game
+// stood at since.
+func (r *room) stateLocked(w who, since, afterNote int) state {
+	return r.buildLocked(r.commonLocked(), w, since, afterNote)
+}
+
+// buildLocked is stateLocked with the common part built already.
+func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
+	st = state{Room: c.info, Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{}, Timers: c.timers, Now: c.now}
+	st.Room.You, st.Room.Host = w.seat, w.host
+	if len(r.live) > 0 {
+		st.Live = r.live
+	}
+	seq := 0
+	if r.match != nil {
+		seq = r.match.Seq()
+	}
+	from := since
+	if since < 0 || since > seq {
+		from = 0
+	}
+	defer func() {
+		for _, n := range r.notes {
+			if (afterNote >= 0 && n.N > afterNote) || (afterNote < 0 && n.Seq >= from) {
+				st.Events = append(st.Events, n)
+			}
+		}
+		// A note comes after the game's events of its seq.
+		sort.SliceStable(st.Events, func(i, j int) bool { return st.Events[i].Seq < st.Events[j].Seq })
+		if since < 0 && len(st.Events) > lastEvents {
+			st.Events = st.Events[len(st.Events)-lastEvents:]
+		}
+	}()
+	if r.match == nil {
+		st.Names = make([]string, len(r.seats))
+		for i, p := range r.seats {
+			if p != nil {
+				st.Names[i] = p.name
+			}
+		}
+		return st
+	}
+	snap := r.match.Snapshot(w.seat, from)
+	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result
+	for _, e := range snap.Events {
+		st.Events = append(st.Events, roomEvent{Logged: e})
+	}
+	if st.Turn == nil {
+		st.Turn = []int{}
+	}
+	if r.status == statusPlaying && snap.Legal != nil {
+		for _, mv := range snap.Legal {
+			if !slices.Contains(r.info.RefereeActions, mv.Action) {
+				st.Legal = append(st.Legal, mv)
+			}
+		}
+	}
+	return st
+}
+
+// broadcastLocked pushes the state to every websocket client of the room
+// but except, each built from its own seat's snapshot. It never writes to a
+// socket: a client whose queue is full is dropped.
+func (r *room) broadcastLocked(except *client) {
+	type key struct {
+		seat, since, note int
+		host              bool
+	}
+	cache := make(map[key][]byte, 8)
+	var com common
+	built := false
+	seq := 0
+	if r.match != nil {
+		seq = r.match.Seq()
+	}
+	for c := range r.clients {
+		if c == except {
+			continue
+		}
+		k := key{c.who.seat, c.lastSeq, c.lastNote, c.who.host}
+		b, ok := cache[k]
+		if !ok {
+			if !built {
+				com, built = r.commonLocked(), true
+			}
+			st := r.buildLocked(com, c.who, c.lastSeq, c.lastNote)
+			st.Type = "state"
+			b = marshalState(st)
+			cache[k] = b
+		}
+		if c.enqueue(b) {
+			c.lastSeq, c.lastNote = seq, r.noteN
+		} else {
+			r.dropLocked(c)
+		}
+	}
+}
+
+// marshalState encodes a state. The view is the game's JSON already
+// (marshalled by the match): it is spliced in rather than passed through
+// encoding/json, which would scan and compact it again.
+func marshalState(st state) []byte {
+	view := st.View
+	st.View = nil
+	b, err := json.Marshal(st)
+	if err != nil || len(view) == 0 {
+		return b
+	}
+	// "view":null occurs once as a key; inside a string its quotes would be
+	// escaped.
+	i := bytes.Index(b, viewNull)
+	if i < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+len(view))
+	out = append(out, b[:i+len(`"view":`)]...)
+	out = append(out, view...)
+	return append(out, b[i+len(viewNull):]...)
+}
+
+var viewNull = []byte(`"view":null`)
