@@ -2,6 +2,7 @@ package webremote
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -41,11 +42,10 @@ func (r *room) start(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	seatsBefore, timersBefore, notesBefore := r.seats, r.timers, r.notes
-	r.seats, r.match, r.status, r.round, r.notes = players, m, statusPlaying, r.round+1, nil
-	r.timers = r.gameTimersLocked(r.copyTimers())
-	if err := r.persistLocked("start"); err != nil {
-		r.seats, r.match, r.status, r.round, r.notes, r.timers = seatsBefore, nil, statusLobby, r.round-1, notesBefore, timersBefore
+	next, timersBefore := r.recLocked(), r.timers
+	next.seats, next.match, next.status, next.round, next.notes = players, m, statusPlaying, r.round+1, nil
+	next.timers = r.gameTimersLocked(r.copyTimers())
+	if err := r.saveLocked("start", next); err != nil {
 		return err
 	}
 	r.adoptTimersLocked(timersBefore)
@@ -76,11 +76,10 @@ func (r *room) restart(tok string) *apiError {
 	if err != nil {
 		return fail(fiber.StatusConflict, err.Error())
 	}
-	matchBefore, statusBefore, timersBefore, notesBefore := r.match, r.status, r.timers, r.notes
-	r.match, r.status, r.round, r.notes = m, statusPlaying, r.round+1, nil
-	r.timers = r.gameTimersLocked(r.copyTimers())
-	if err := r.persistLocked("restart"); err != nil {
-		r.match, r.status, r.round, r.notes, r.timers = matchBefore, statusBefore, r.round-1, notesBefore, timersBefore
+	next, timersBefore := r.recLocked(), r.timers
+	next.match, next.status, next.round, next.notes = m, statusPlaying, r.round+1, nil
+	next.timers = r.gameTimersLocked(r.copyTimers())
+	if err := r.saveLocked("restart", next); err != nil {
 		return err
 	}
 	r.adoptTimersLocked(timersBefore)
@@ -113,15 +112,15 @@ func (r *room) kick(tok string, seat *int) *apiError {
 	if p == nil || p.token == "" {
 		return fail(fiber.StatusConflict, fmt.Sprintf("seat %d is empty", n))
 	}
-	old, before := p.token, *p
+	old := p.token
+	next := r.recLocked()
+	next.seats = slices.Clone(r.seats)
 	if r.status == statusLobby {
-		r.seats[n] = nil
+		next.seats[n] = nil
 	} else {
-		p.token, p.ids, p.order = "", nil, nil
+		next.seats[n] = &player{name: p.name} // vacant: the seat keeps its name for the game
 	}
-	if err := r.persistLocked("kick"); err != nil {
-		*p = before
-		r.seats[n] = p
+	if err := r.saveLocked("kick", next); err != nil {
 		return err
 	}
 	delete(r.byToken, old)
@@ -157,9 +156,10 @@ func (r *room) swap(tok string, a, b *int) *apiError {
 	if *a == *b {
 		return nil
 	}
-	r.seats[*a], r.seats[*b] = r.seats[*b], r.seats[*a]
-	if err := r.persistLocked("seats"); err != nil {
-		r.seats[*a], r.seats[*b] = r.seats[*b], r.seats[*a]
+	next := r.recLocked()
+	next.seats = slices.Clone(r.seats)
+	next.seats[*a], next.seats[*b] = next.seats[*b], next.seats[*a]
+	if err := r.saveLocked("seats", next); err != nil {
 		return err
 	}
 	for i, p := range r.seats {
@@ -186,10 +186,9 @@ func (r *room) lock(tok string, locked *bool) *apiError {
 	if locked == nil {
 		return fail(fiber.StatusBadRequest, `say {"locked":true} or {"locked":false}`)
 	}
-	was := r.locked
-	r.locked = *locked
-	if err := r.persistLocked("lock"); err != nil {
-		r.locked = was
+	next := r.recLocked()
+	next.locked = *locked
+	if err := r.saveLocked("lock", next); err != nil {
 		return err
 	}
 	r.broadcastLocked(nil)
@@ -209,15 +208,13 @@ func (r *room) pause(tok string, paused *bool) *apiError {
 	if r.status != statusPlaying && r.status != statusPaused {
 		return fail(fiber.StatusConflict, "there is no game in play to pause or resume (the room is "+r.status+")")
 	}
-	was, timersBefore := r.status, r.timers
+	next, timersBefore := r.recLocked(), r.timers
+	next.status = statusPlaying
 	if *paused {
-		r.status = statusPaused
-	} else {
-		r.status = statusPlaying
+		next.status = statusPaused
 	}
-	r.timers = heldTimers(r.copyTimers(), *paused, r.s.clock().Now())
-	if err := r.persistLocked("pause"); err != nil {
-		r.status, r.timers = was, timersBefore
+	next.timers = heldTimers(r.copyTimers(), *paused, r.s.clock().Now())
+	if err := r.saveLocked("pause", next); err != nil {
 		return err
 	}
 	r.adoptTimersLocked(timersBefore)
@@ -238,10 +235,9 @@ func (r *room) end(tok string) *apiError {
 // endLocked closes the room (why: the journal's reason; text: what the
 // websockets' close says).
 func (r *room) endLocked(why, text string) *apiError {
-	was := r.status
-	r.status = statusEnded
-	if err := r.persistLocked(why); err != nil {
-		r.status = was
+	next := r.recLocked()
+	next.status = statusEnded
+	if err := r.saveLocked(why, next); err != nil {
 		return err
 	}
 	for _, t := range r.timers {

@@ -83,26 +83,65 @@ func (r *room) saveFailed(err error) *apiError {
 	return fail(fiber.StatusInternalServerError, "the server could not save this to its disk ("+err.Error()+"); nothing was changed")
 }
 
+// roomRec is what a host's change, a join or a timer changes of a room, all
+// of it in the room's journal record. A change builds the next roomRec from
+// the room's (recLocked), on copies of whatever it alters, and saveLocked
+// writes it and only then makes it the room's: a change the disk refuses
+// leaves nothing to take back.
+type roomRec struct {
+	status string
+	locked bool
+	seats  []*player
+	match  *referee.Match
+	round  int
+	timers []*roomTimer
+	notes  []roomEvent
+	noteN  int
+}
+
+// recLocked is the room's roomRec as it stands. Its slices are the room's:
+// a change copies what it alters.
+func (r *room) recLocked() roomRec {
+	return roomRec{status: r.status, locked: r.locked, seats: r.seats, match: r.match, round: r.round,
+		timers: r.timers, notes: r.notes, noteN: r.noteN}
+}
+
+// saveLocked writes next to the room's journal (why says what changed)
+// and, once it is written, makes it the room's. It fails only when the disk
+// does, and then the room is as it was.
+func (r *room) saveLocked(why string, next roomRec) *apiError {
+	if err := r.writeLocked(why, next); err != nil {
+		return err
+	}
+	r.status, r.locked, r.seats, r.match, r.round = next.status, next.locked, next.seats, next.match, next.round
+	r.timers, r.notes, r.noteN = next.timers, next.notes, next.noteN
+	return nil
+}
+
 // persistLocked writes the room, as it now stands, to its journal: why
-// says what changed. It fails only when the disk does; the change must then
-// be taken back and not acknowledged.
+// says what changed (a timer that ran out, a room retired on resume).
 func (r *room) persistLocked(why string) *apiError {
+	return r.writeLocked(why, r.recLocked())
+}
+
+// writeLocked writes the room with rec as its record.
+func (r *room) writeLocked(why string, rec roomRec) *apiError {
 	r.touchLocked()
 	if r.journal == nil {
 		return nil
 	}
-	rec := saved{T: recRoom, Why: why, At: r.active.UnixMilli(), Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want,
-		Host: r.host, JoinURL: r.joinURL, Status: r.status, Locked: r.locked, Seats: make([]*savedSeat, len(r.seats)),
-		Round: r.round, Timers: r.timers, Notes: r.notes, NoteN: r.noteN}
-	for i, p := range r.seats {
+	out := saved{T: recRoom, Why: why, At: r.active.UnixMilli(), Code: r.code, Game: r.info.ID, Variant: r.variant, Options: r.options, Want: r.want,
+		Host: r.host, JoinURL: r.joinURL, Status: rec.status, Locked: rec.locked, Seats: make([]*savedSeat, len(rec.seats)),
+		Round: rec.round, Timers: rec.timers, Notes: rec.notes, NoteN: rec.noteN}
+	for i, p := range rec.seats {
 		if p != nil {
-			rec.Seats[i] = &savedSeat{Name: p.name, Token: p.token}
+			out.Seats[i] = &savedSeat{Name: p.name, Token: p.token}
 		}
 	}
-	if r.match != nil {
-		rec.Seed, rec.Seq = r.match.Config().Seed, r.match.Seq()
+	if rec.match != nil {
+		out.Seed, out.Seq = rec.match.Config().Seed, rec.match.Seq()
 	}
-	if err := r.journal.Append(rec); err != nil {
+	if err := r.journal.Append(out); err != nil {
 		return r.saveFailed(err)
 	}
 	return nil

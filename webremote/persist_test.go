@@ -245,6 +245,7 @@ func TestHostChangesThatCannotBeSavedAre500AndChangeNothing(t *testing.T) {
 		{"join", map[string]any{"name": "Cy"}},
 		{"lock", map[string]any{"locked": true}},
 		{"kick", map[string]any{"seat": 0}},
+		{"seat", map[string]any{"seat": 0, "to": 1}},
 		{"timers", map[string]any{"name": "sand", "action": "create", "seconds": 60}},
 		{"end", nil},
 	} {

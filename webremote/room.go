@@ -281,17 +281,14 @@ func (r *room) join(name string) (int, string, *apiError) {
 	if terr != nil {
 		return 0, "", fail(fiber.StatusInternalServerError, "no randomness for a token: "+terr.Error())
 	}
+	next := r.recLocked()
+	next.seats = slices.Clone(r.seats)
+	next.seats[seat] = &player{name: name, token: hashToken(tok)}
+	if err := r.saveLocked("join", next); err != nil {
+		return 0, "", err
+	}
 	if r.match != nil {
 		_ = r.match.Rename(seat, name) // seat is in range: it is one of the match's
-	}
-	before := r.seats[seat]
-	r.seats[seat] = &player{name: name, token: hashToken(tok)}
-	if err := r.persistLocked("join"); err != nil {
-		r.seats[seat] = before
-		if r.match != nil && before != nil {
-			_ = r.match.Rename(seat, before.name)
-		}
-		return 0, "", err
 	}
 	r.byToken[r.seats[seat].token] = seat
 	r.s.addToken(r.seats[seat].token, r)

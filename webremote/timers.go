@@ -243,10 +243,9 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 	default:
 		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", action))
 	}
-	prev := r.timers
-	r.timers = next
-	if err := r.persistLocked("timers"); err != nil {
-		r.timers = prev
+	prev, rec := r.timers, r.recLocked()
+	rec.timers = next
+	if err := r.saveLocked("timers", rec); err != nil {
 		return err
 	}
 	r.adoptTimersLocked(prev)

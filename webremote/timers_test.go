@@ -318,7 +318,7 @@ func (h *heardBatches) wait(t *testing.T, n int) []batch {
 	return nil
 }
 
-// A timer action, a pause or a restart that cannot be saved changes
+// A timer action, a pause, a restart or a kick that cannot be saved changes
 // nothing, and the timers that were running still ring when they are due.
 func TestAFailedTimerActionLeavesTheRunningTimersRunning(t *testing.T) {
 	clock := &timer.Fake{}
@@ -327,7 +327,7 @@ func TestAFailedTimerActionLeavesTheRunningTimersRunning(t *testing.T) {
 	var rung []string
 	s.OnTimer(func(room, name string) { mu.Lock(); rung = append(rung, name); mu.Unlock() })
 	code, host := createRoom(t, s, map[string]any{"game": "pursesnatcher", "options": map[string]any{"minutes": "5"}})
-	joinRoom(t, s, code, "Ann")
+	_, ann := joinRoom(t, s, code, "Ann")
 	joinRoom(t, s, code, "Bob")
 	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
 	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 60}).status)
@@ -347,6 +347,8 @@ func TestAFailedTimerActionLeavesTheRunningTimersRunning(t *testing.T) {
 	}
 	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/pause", host, map[string]any{"paused": true}).status)
 	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/restart", host, map[string]any{}).status)
+	assert.Equal(t, 500, call(t, s, "POST", "/api/rooms/"+code+"/kick", host, map[string]any{"seat": 0}).status)
+	assert.Equal(t, 200, call(t, s, "GET", "/api/rooms/"+code+"/view", ann, nil).status, "a kick that was not saved leaves Ann her seat")
 	r.mu.Lock()
 	r.journal.SetSync(nil)
 	r.mu.Unlock()
