@@ -15,8 +15,10 @@ import (
 )
 
 // ErrNotYourTurn is returned (wrapped) for a move from a seat that may not
-// act now; other refusals are *game.RefusedError or game.ErrOver.
-var ErrNotYourTurn = errors.New("not your turn")
+// act now: the seat is not on turn, or the game refused it as not its part
+// of the turn (game.RefuseTurn). It is game.ErrNotYourTurn. Other refusals
+// are *game.RefusedError or game.ErrOver.
+var ErrNotYourTurn = game.ErrNotYourTurn
 
 // ErrNoSeat is returned (wrapped) for a move from a seat the match lacks.
 var ErrNoSeat = errors.New("no such seat")

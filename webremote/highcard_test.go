@@ -214,3 +214,58 @@ func TestAnEighthGamePlugsInByDeclaringWhatItNeeds(t *testing.T) {
 	assert.True(t, st2.Over, "resumed from the journal through the server's games")
 	assert.Equal(t, st.Seq, st2.Seq)
 }
+
+// firstGame: both seats are on turn, but the first must go first; the
+// game refuses the second's move as not its turn (game.RefuseTurn).
+type firstGame struct{}
+
+func (firstGame) Info() game.Info {
+	return game.Info{ID: "first", Name: "First", Summary: "Ann goes first.", MinPlayers: 2, MaxPlayers: 2}
+}
+
+func (firstGame) New(cfg game.Config) (game.State, error) { return &firstState{}, nil }
+
+type firstState struct{ done bool }
+
+func (s *firstState) Turn() []int {
+	if s.done {
+		return nil
+	}
+	return []int{0, 1}
+}
+func (s *firstState) Legal(seat int) []game.Move { return []game.Move{game.M(seat, "go")} }
+func (s *firstState) Apply(m game.Move) ([]game.Event, error) {
+	if m.Seat != 0 {
+		return nil, game.RefuseTurn(m, "%s goes first", game.Seat(0))
+	}
+	s.done = true
+	return []game.Event{{Type: "went", Text: game.Seat(0) + " goes."}}, nil
+}
+func (s *firstState) View(int) any        { return map[string]bool{"done": s.done} }
+func (s *firstState) Over() bool          { return s.done }
+func (s *firstState) Result() game.Result { return game.Result{Winners: []int{0}, Text: "first"} }
+func (s *firstState) Clone() game.State   { c := *s; return &c }
+func (s *firstState) Audit() error        { return nil }
+
+// A move refused because its seat may not act now is answered 403, whether
+// the referee refuses it (the seat is not on turn) or the game does (the
+// seat is on turn, but not for this).
+func TestNotYourTurnIsOneAnswerWhoeverRefuses(t *testing.T) {
+	s := newTestServer(t, Config{Games: []game.Game{firstGame{}, highCard{}}})
+	code, host := createRoom(t, s, map[string]any{"game": "first", "players": 2})
+	_, ann := joinRoom(t, s, code, "Ann")
+	_, bob := joinRoom(t, s, code, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/start", host, map[string]any{}).status)
+	res := call(t, s, "POST", "/api/rooms/"+code+"/moves", bob, map[string]any{"move": "go"})
+	assert.Equal(t, 403, res.status, "the game's refusal: %s", res.body)
+	assert.Equal(t, "Ann goes first", res.errorText(t))
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+code+"/moves", ann, map[string]any{"move": "go"}).status)
+
+	hc, hcHost := createRoom(t, s, map[string]any{"game": "highcard", "players": 2})
+	_, a := joinRoom(t, s, hc, "Ann")
+	joinRoom(t, s, hc, "Bob")
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+hc+"/start", hcHost, map[string]any{}).status)
+	require.Equal(t, 200, call(t, s, "POST", "/api/rooms/"+hc+"/moves", a, map[string]any{"move": "draw"}).status)
+	res = call(t, s, "POST", "/api/rooms/"+hc+"/moves", a, map[string]any{"move": "draw"})
+	assert.Equal(t, 403, res.status, "the referee's refusal: %s", res.body)
+}

@@ -368,11 +368,22 @@ type RefusedError struct {
 	Turn bool
 }
 
+// ErrNotYourTurn is what every refusal of a move from a seat that may not
+// act now wraps: the referee's (a seat not on turn) and a game's
+// (RefuseTurn: a seat on turn, but not for this part of it). Servers answer
+// both alike.
+var ErrNotYourTurn = errors.New("not your turn")
+
 // IsTurnRefusal reports whether err refuses a move because its seat may not
 // act now.
-func IsTurnRefusal(err error) bool {
-	var r *RefusedError
-	return errors.As(err, &r) && r.Turn
-}
+func IsTurnRefusal(err error) bool { return errors.Is(err, ErrNotYourTurn) }
 
 func (e *RefusedError) Error() string { return e.Reason }
+
+// Unwrap is ErrNotYourTurn for a refusal because the seat may not act now.
+func (e *RefusedError) Unwrap() error {
+	if e.Turn {
+		return ErrNotYourTurn
+	}
+	return nil
+}

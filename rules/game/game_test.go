@@ -1,6 +1,7 @@
 package game
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -124,4 +125,15 @@ func TestAClocksLengthComesFromItsOptionOrTheDefault(t *testing.T) {
 	}
 	_, ok = Clock{Option: "none", Unit: time.Second}.Length(in, nil)
 	assert.False(t, ok, "an option the game does not have")
+}
+
+func TestEveryNotYourTurnRefusalIsOneKind(t *testing.T) {
+	turn := RefuseTurn(M(1, "go"), "wait for %s", Seat(0))
+	assert.True(t, IsTurnRefusal(turn))
+	assert.ErrorIs(t, turn, ErrNotYourTurn)
+	assert.Equal(t, "wait for {0}", turn.Error())
+	other := Refuse(M(1, "go"), "no such card")
+	assert.False(t, IsTurnRefusal(other))
+	assert.NotErrorIs(t, other, ErrNotYourTurn)
+	assert.True(t, IsTurnRefusal(fmt.Errorf("Bob: %w", ErrNotYourTurn)), "the referee's own")
 }
