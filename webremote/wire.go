@@ -34,6 +34,10 @@ type roomInfo struct {
 	Host     bool         `json:"host"`
 	JoinURL  string       `json:"join_url"`  // what the room's QR code says: the address phones join at
 	TableURL string       `json:"table_url"` // the public table, to open on a TV: no token, no powers
+	// Hears is what the game listens for at the table, as it declares it:
+	// the pages show the microphone's news for it, and without a
+	// microphone say what the game loses.
+	Hears game.Hearing `json:"hears"`
 }
 
 type state struct {
@@ -72,7 +76,7 @@ type common struct {
 }
 
 func (r *room) commonLocked() common {
-	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked,
+	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked, Hears: r.info.Hears,
 		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL()}
 	conns := make([]bool, len(r.seats))
 	for c := range r.clients {

@@ -540,7 +540,7 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 					require.NotContains(t, hearing, "talking", "no talk is heard without a microphone")
 				case "woodlouse":
 					p.waitJS("the microphone panel", `document.querySelector("#hearing")`)
-					require.Contains(t, p.text(`document.querySelector("#hearing").innerText`), "The trainer enters the code on the phone")
+					require.Contains(t, p.text(`document.querySelector("#hearing").innerText`), "The trainer enters each code on the phone")
 				case "minefield":
 					toks := p.text(`[...document.querySelectorAll(".grid5 .tok")].map(e => e.textContent + "=" + getComputedStyle(e).backgroundColor).join(" ")`)
 					require.Regexp(t, `^[1-4]=rgb`, toks, "tokens carry the seat's number")

@@ -1,6 +1,7 @@
 // The host's start page: pick a game (or the dealer) and its options,
 // create the room.
-import { $, h, fill, api, toast } from "/static/common.js";
+import { $, h, fill, toast } from "/static/ui.js";
+import { api } from "/static/client.js";
 
 const app = $("#app");
 

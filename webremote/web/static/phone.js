@@ -1,11 +1,14 @@
 // The phone: join a room with a name, then show this seat's private view,
 // whose turn it is and what the player can do, as big buttons.
-import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, waitingText, viewEl, movesEl, eventsEl, hearingEl, timersEl, named, noteServerTime } from "/static/common.js";
+import { tick, $, h, fill, toast, turnText, waitingText, viewEl, eventsEl, timersEl, named, noteServerTime } from "/static/ui.js";
+import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
+import { movesEl } from "/static/moves.js";
+import { hearingEl } from "/static/hearing.js";
 
 const room = roomFromPath();
 const key = "tableref.seat." + room;
 const app = $("#app");
-let conn = null, last = null, wasMyTurn = false;
+let conn = null, last = null, wasMyTurn = false, game = {};
 
 function joinForm(message) {
   const name = h("input", { id: "name", maxlength: "24", autocomplete: "nickname", placeholder: "Your name", required: true });
@@ -111,10 +114,10 @@ function render(st) {
   if (st.over) bannerClass += " over"; else if (r.status === "paused") bannerClass += " paused"; else if (mine) bannerClass += " you";
   const banner = h("div", { class: bannerClass, id: "banner" }, mine ? "Your turn — " + name : turnText(st));
   const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq);
-  const moves = movesEl(st, send, r.game);
+  const moves = movesEl(st, send, game);
   // The seat's own secret (the trainer's card, a hand) comes first: it is
   // what the player looks at; the microphone's news comes after the moves.
-  const view = viewEl(st, false);
+  const view = viewEl(st, false, game);
   let mineFirst = view && view.querySelector(".panel.mine");
   if (mineFirst) mineFirst.remove();
   if (moves && moves.querySelector(".cardpick")) mineFirst = null; // the hand is in the moves already
@@ -133,13 +136,12 @@ function render(st) {
     h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, name)));
 }
 
-// events accumulate: each state carries what came after the last one.
-let log = [];
-function onState(st) {
-  const seen = new Set(log.map((e) => e.seq + "|" + e.type + "|" + e.text));
-  for (const e of st.events || []) if (!seen.has(e.seq + "|" + e.type + "|" + e.text)) log.push(e);
-  log = log.slice(-60);
-  st.events_all = log;
+// events accumulate: each state carries what came after the last one. The
+// game's page module is loaded before its first state is shown.
+const log = eventLog();
+async function onState(st) {
+  st.events_all = log(st.events);
+  game = await loadGame(st.room.game);
   render(st);
 }
 

@@ -3,7 +3,9 @@
 // while people join; the announcements. With the host's key (kept from
 // creating the room) it also has the host's controls, folded away; without
 // it, it is a read-only view of the public table (a TV: /t/CODE).
-import { tick, $, h, fill, api, roomFromPath, connect, toast, turnText, viewEl, eventsEl, hearingEl, timersEl, named, seatColour, noteServerTime } from "/static/common.js";
+import { tick, $, h, fill, toast, turnText, viewEl, eventsEl, timersEl, named, seatColour, noteServerTime } from "/static/ui.js";
+import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
+import { hearingEl } from "/static/hearing.js";
 
 const room = roomFromPath();
 const key = "tableref.host." + room;
@@ -20,11 +22,17 @@ async function host(action, body, confirmText) {
   if (r.status !== 200) toast(r.data.error || action + " failed");
 }
 
-let log = [];
+// The announcements accumulate; the game's page module is loaded before its
+// first state is shown.
+const events = eventLog();
+let log = [], game = {};
+async function onState(st) {
+  log = events(st.events);
+  game = await loadGame(st.room.game);
+  render(st);
+}
+
 function render(st) {
-  const seen = new Set(log.map((e) => e.seq + "|" + e.type + "|" + e.text));
-  for (const e of st.events || []) if (!seen.has(e.seq + "|" + e.type + "|" + e.text)) log.push(e);
-  log = log.slice(-60);
   const r = st.room;
   const isHost = !!r.host;
   const lobby = r.status === "lobby";
@@ -56,7 +64,7 @@ function render(st) {
           : h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`)) : null))
     : h("div",
       h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
-      viewEl(st, true), micCheckEl(st, false), hearingEl(st),
+      viewEl(st, true, game), micCheckEl(st, false), hearingEl(st),
       st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null);
 
   fill(app,
@@ -121,9 +129,9 @@ async function boot() {
     const r = await api("GET", `/api/rooms/${room}/table`);
     if (r.status !== 200) { fill(app, h("h1", `Room ${room}`), h("p", r.data.error || "no such room"), h("a.btn", { href: "/" }, "Create a room")); return; }
     noteServerTime(r.data.now);
-    render(r.data);
+    await onState(r.data);
   }
-  connect(room, token, { onState: render, onOnline: (on) => $("#offline").classList.toggle("show", !on),
+  connect(room, token, { onState, onOnline: (on) => $("#offline").classList.toggle("show", !on),
     onRevoked: () => fill(app, h("h1", `Room ${room} has ended`), h("a.btn", { href: "/" }, "Create a room")) });
   setInterval(tick, 250);
 }
