@@ -55,7 +55,10 @@ type heardCode struct {
 	Claps int    `json:"claps"`
 	Order string `json:"order"`
 	Used  bool   `json:"used"` // it became the trainer's move
-	Note  string `json:"note,omitempty"`
+	// Note, for a code not taken, is the whole line the pages show: what
+	// was heard and why it was not taken ("heard 1 clap — that fits no
+	// card …").
+	Note string `json:"note,omitempty"`
 	// Masked counts gestures left out because the referee's own sound
 	// was in the air when they were heard.
 	Masked int `json:"masked,omitempty"`

@@ -793,7 +793,8 @@ func TestTheMicrophonePanelSaysWhatItHeard(t *testing.T) {
 			"note": "heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
 			"Heard 2 bangs and 2 claps, but 1 gesture came while the referee's own sound played: repeat the code or enter it on the phone"},
 		{map[string]any{"bangs": 1, "claps": 1, "order": "BC", "used": true}, "Heard: 1 bang + 1 clap — the trainer's code"},
-		{map[string]any{"bangs": 3, "claps": 4, "order": "BBBCCCC", "used": false, "note": "room X is paused"}, "Heard: 3 bangs + 4 claps (room X is paused)"},
+		{map[string]any{"bangs": 3, "claps": 4, "order": "BBBCCCC", "used": false, "note": "heard 3 bangs and 4 claps — not taken (room X is paused): repeat the code or enter it on the phone"},
+			"Heard 3 bangs and 4 claps — not taken (room X is paused): repeat the code or enter it on the phone"},
 	} {
 		require.NoError(t, sv.srv.SetLive(wood, "hearing", map[string]any{"mic": listening, "gestures": []any{}, "code": c.code, "talking": true}))
 		p.waitJS(c.want, fmt.Sprintf(`document.querySelector("#heard-code") && document.querySelector("#heard-code").innerText === %q`, c.want))

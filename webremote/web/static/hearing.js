@@ -25,14 +25,12 @@ export function hearingEl(st) {
 }
 
 // heardCode says the last code the microphone heard. A code the referee
-// did not take has a note that says what was heard and why ("heard 1 clap —
-// that fits no card …"): it is shown on its own.
+// did not take has a note, the whole line to show ("heard 1 clap — that
+// fits no card …").
 function heardCode(c) {
-  const heard = `${plural(c.bangs, "bang")} + ${plural(c.claps, "clap")}`;
   const note = String(c.note || "");
-  if (/^heard /i.test(note)) return note[0].toUpperCase() + note.slice(1);
-  if (note) return `Heard: ${heard} (${note})`;
-  return `Heard: ${heard}` + (c.used ? " — the trainer's code" : "");
+  if (note) return note[0].toUpperCase() + note.slice(1);
+  return `Heard: ${plural(c.bangs, "bang")} + ${plural(c.claps, "clap")}` + (c.used ? " — the trainer's code" : "");
 }
 
 // voiceText is a pause or a shout of Insomnia's log, at the time of day it
