@@ -26,6 +26,7 @@ func (s *Server) routes() {
 	a.Get("/", s.page("index.html"))
 	a.Get("/t/:room", s.page("table.html"))
 	a.Get("/j/:room", s.page("phone.html"))
+	a.Get("/static/games/:file", s.gamePage)
 	a.Get("/static/*", s.static)
 
 	api := a.Group("/api", s.limit, noStore)
@@ -470,6 +471,20 @@ func (s *Server) page(name string) fiber.Handler {
 }
 
 func (s *Server) static(c *fiber.Ctx) error { return sendStatic(c, c.Params("*")) }
+
+// gamePage serves a game's page module, /static/games/ID.js, as the game
+// declares it (game.Info.Page): 404 for a game without one.
+func (s *Server) gamePage(c *fiber.Ctx) error {
+	id, ok := strings.CutSuffix(c.Params("file"), ".js")
+	g, err := s.game(id)
+	if !ok || err != nil || g.Info().Page == "" {
+		return fail(fiber.StatusNotFound, "not found: /static/games/"+oneLine(c.Params("file")))
+	}
+	c.Set(fiber.HeaderContentType, staticTypes[".js"])
+	c.Set(fiber.HeaderCacheControl, "no-cache")
+	c.Set("X-Content-Type-Options", "nosniff")
+	return c.SendString(g.Info().Page)
+}
 
 // sendStatic serves static/NAME from web.FS with its content type.
 func sendStatic(c *fiber.Ctx, name string) error {

@@ -32,8 +32,16 @@ func (highCard) Info() game.Info {
 		Clocks:         []game.Clock{{Name: "draw", Option: "seconds", Unit: time.Second, Action: "time"}},
 		Spoken:         map[string]string{"win": game.SayAll},
 		Sounds:         map[string]string{"win": game.SoundChime},
+		Page:           highCardPage,
 	}
 }
+
+// highCardPage is High card's page module: the cards drawn, one per line.
+const highCardPage = `import { h, nm } from "/static/ui.js";
+export function view(v, st) {
+  return h("div.panel", { id: "drawn" }, Object.entries(v.drawn || {}).map(([s, c]) => h("p", nm(st, +s), " drew ", String(c))));
+}
+`
 
 func (g highCard) New(cfg game.Config) (game.State, error) {
 	if _, _, err := g.Info().Resolve(cfg); err != nil {
@@ -161,6 +169,12 @@ func TestAnEighthGamePlugsInByDeclaringWhatItNeeds(t *testing.T) {
 	require.Len(t, games, 1)
 	assert.Equal(t, "highcard", games[0].ID)
 	assert.Equal(t, "draw", games[0].Clocks[0].Name)
+	page := call(t, s, "GET", "/static/games/highcard.js", "", nil)
+	assert.Equal(t, 200, page.status, "its page module, as it declares it")
+	assert.Equal(t, highCardPage, string(page.body))
+	for _, missing := range []string{"woodlouse.js", "highcard", "..%2Fui.js"} {
+		assert.Equal(t, 404, call(t, s, "GET", "/static/games/"+missing, "", nil).status, missing)
+	}
 	res := call(t, s, "POST", "/api/rooms", "", map[string]any{"game": "woodlouse"})
 	assert.Equal(t, 400, res.status, "only the server's games: %s", res.body)
 	assert.Contains(t, res.errorText(t), "the games are highcard")

@@ -90,6 +90,7 @@ func TestEveryGamesDeclaredNeedsHoldTogether(t *testing.T) {
 			for typ, how := range in.Spoken {
 				assert.NotEmpty(t, how, "how %s is said", typ)
 			}
+			assert.Contains(t, in.Page, "export function view(", "its page module shows its view")
 		})
 	}
 	assert.Equal(t, 2, listening, "Woodlouse Chaos and Insomnia")

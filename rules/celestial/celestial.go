@@ -42,6 +42,7 @@ func (gameImpl) Info() game.Info {
 				Text: "When a final card counts as covered by its tricks: \"at-most\" when its value is no more than the tricks taken (as the rulebook says twice); \"below\" only when it is strictly less (as it says once)."},
 		},
 		// Who attacks whom, who leaves the fight, who wins.
+		Page:   page,
 		Spoken: map[string]string{"attack": game.SayClause, "out": game.SayAll, "battle-over": game.SayClause, "champion": game.SayClause},
 		Sounds: map[string]string{"turn": game.SoundChime, "attack": game.SoundChime},
 	}

@@ -52,6 +52,7 @@ func (dealerGame) Info() game.Info {
 			{Name: "cards", Text: "Cards dealt to each player at the start (0 deals nothing).", Default: "5", Min: 0, Max: 26},
 			{Name: "jokers", Text: "Jokers in the deck: 0, 1 or 2.", Default: "0", Values: []string{"0", "1", "2"}},
 		},
+		Page: page,
 	}
 }
 

@@ -214,6 +214,12 @@ type Info struct {
 	// Sounds are the event types the referee rings a sound for, with which
 	// (SoundBuzzer, SoundChime, SoundAlarm).
 	Sounds map[string]string `json:"-"`
+	// Page is the game's page module: JavaScript (an ES module) that the
+	// server serves at /static/games/ID.js, exporting view(v, st,
+	// forTable), the game's view as the table and the phones show it, and
+	// optionally moves, hooks that shape its moves panel (see the pages'
+	// moves.js). Empty: the pages show the view field by field.
+	Page string `json:"-"`
 }
 
 // Role is the part seat plays (see Info.Roles), or "" where seats are alike.

@@ -63,6 +63,7 @@ func (gameImpl) Info() game.Info {
 				Text: "Who sees the card the sleeper shows, and a silenced voice's card: \"private\", only the sleeper and the voice's player (the others hear the answer), as the rulebook has it; \"public\", everyone, as if each shown card were laid face up."},
 		},
 		// The referee follows the voices' talk: pauses and shouts.
+		Page:   page,
 		Hears:  game.Hearing{Voices: true, WithoutMic: "the voices' pauses and shouts are not timed, so the table watches them itself"},
 		Spoken: map[string]string{"silenced": game.SayAll, "alarm": game.SayClause, "asleep": game.SayAll},
 		Sounds: map[string]string{"alarm": game.SoundAlarm},

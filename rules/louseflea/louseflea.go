@@ -92,6 +92,7 @@ var info = game.Info{
 	},
 	// Who is called on (to answer or sit down), and a play only when its
 	// player sits down.
+	Page:   page,
 	Spoken: map[string]string{"called": game.SayClause, "win": game.SayAll, "play": game.SaySitsDown},
 	Sounds: map[string]string{"turn": game.SoundChime},
 }

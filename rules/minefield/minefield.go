@@ -62,6 +62,7 @@ func (gameImpl) Info() game.Info {
 		},
 		// Whose token is blown up, who becomes a ghost, who misses a turn,
 		// who wins.
+		Page:   page,
 		Spoken: map[string]string{"boom": game.SayAll, "ghost": game.SayAll, "sit-out": game.SayAll, "over": game.SayAll},
 	}
 }

@@ -46,6 +46,7 @@ func (gameImpl) Info() game.Info {
 		RefereeActions: []string{"time"},
 		Roles:          []string{"tourist", "officer"},
 		// The meeting's clock: when it runs out the referee applies "time".
+		Page:   page,
 		Clocks: []game.Clock{{Name: "meeting", Option: OptMinutes, Unit: time.Minute, Action: "time"}},
 		Spoken: map[string]string{
 			"challenge-won": game.SayAll, "challenge-lost": game.SayAll, "arrested": game.SayAll,

@@ -65,6 +65,7 @@ func (trollGame) Info() game.Info {
 		},
 		// How the bridge or the troll falls; a brick flying off is said
 		// only when it takes the troll with it and wins the game.
+		Page:   page,
 		Spoken: map[string]string{"collapse": game.SayAll, "fly": game.SayIfWon},
 	}
 }

@@ -51,6 +51,7 @@ var info = game.Info{
 	},
 	// The trainer's codes are heard at the table: each becomes a "code"
 	// move (bangs, claps).
+	Page:  page,
 	Hears: game.Hearing{Gestures: true, CodeAction: "code", WithoutMic: "the trainer enters each code on the phone"},
 	Spoken: map[string]string{
 		"mistake": "Wrong code! ", "guess-right": game.SayAll, "kept": game.SayClause, "game-over": game.SayAll,

@@ -34,6 +34,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/tableref/tableref/rules/game"
 	"github.com/tableref/tableref/rules/woodlouse"
 	"github.com/tableref/tableref/webremote"
 )
@@ -248,15 +249,16 @@ type served struct {
 
 // serveAndBrowse starts a web remote on loopback and a headless Chromium,
 // both stopped when the test ends (each page opens its own browser context
-// from root).
-func serveAndBrowse(t *testing.T, limit time.Duration) served {
+// from root). games, when given, are the server's games (the catalogue's
+// otherwise).
+func serveAndBrowse(t *testing.T, limit time.Duration, games ...game.Game) served {
 	t.Helper()
 	exe := browser(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	port := ln.Addr().(*net.TCPAddr).Port
 	lan := fmt.Sprintf("http://%s:%d", lanName, port)
-	srv := webremote.New(webremote.Config{RateLimit: -1, PublicURL: lan}) // every page comes from 127.0.0.1
+	srv := webremote.New(webremote.Config{RateLimit: -1, PublicURL: lan, Games: games}) // every page comes from 127.0.0.1
 	go srv.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -852,4 +854,63 @@ func TestTheHostChecksTheMicrophoneFromTheLobby(t *testing.T) {
 	// the start button stays in view on the laptop's screen
 	p.waitJS("the start button", `document.querySelector("#start")`)
 	p.shot(out, "miccheck-1366.png")
+}
+
+// tally is a tiny game written here, not in the catalogue: each player adds
+// one to a shared count; it ends at three. Its page module, declared in its
+// Info, shows the count its own way.
+type tally struct{}
+
+const tallyPage = `import { h } from "/static/ui.js";
+export function view(v) { return h("div.panel", h("p", { id: "tally" }, "The count is " + v.count + ".")); }
+`
+
+func (tally) Info() game.Info {
+	return game.Info{ID: "tally", Name: "Tally", Summary: "Count to three.", MinPlayers: 2, MaxPlayers: 2, Page: tallyPage}
+}
+func (tally) New(game.Config) (game.State, error) { return &tallyState{}, nil }
+
+type tallyState struct{ count int }
+
+func (s *tallyState) Turn() []int {
+	if s.count >= 3 {
+		return nil
+	}
+	return []int{s.count % 2}
+}
+func (s *tallyState) Legal(seat int) []game.Move {
+	if s.count >= 3 || seat != s.count%2 {
+		return nil
+	}
+	return []game.Move{game.M(seat, "add")}
+}
+func (s *tallyState) Apply(m game.Move) ([]game.Event, error) {
+	s.count++
+	return []game.Event{{Type: "add", Text: fmt.Sprintf("%s adds one: %d.", game.Seat(m.Seat), s.count)}}, nil
+}
+func (s *tallyState) View(int) any        { return map[string]int{"count": s.count} }
+func (s *tallyState) Over() bool          { return s.count >= 3 }
+func (s *tallyState) Result() game.Result { return game.Result{Text: "three"} }
+func (s *tallyState) Clone() game.State   { c := *s; return &c }
+func (s *tallyState) Audit() error        { return nil }
+
+// TestAGamesOwnPageModuleShowsItsView: a game the pages have never heard
+// of is shown by the page module it declares, served by the server from
+// its Info, with no file of the pages touched.
+func TestAGamesOwnPageModuleShowsItsView(t *testing.T) {
+	sv := serveAndBrowse(t, 2*time.Minute, tally{})
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "tally", "players": 2}, &created)
+	var ann struct{ Token string }
+	post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": "Ann"}, &ann)
+	post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": "Bob"}, nil)
+	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
+	post(t, sv.base+"/api/rooms/"+created.Room+"/moves", ann.Token, map[string]any{"move": "add"}, nil)
+
+	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	defer cancel()
+	p := page{t, "tally table", c}
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.waitJS("the tally's own view", `document.querySelector("#tally") && document.querySelector("#tally").textContent === "The count is 1."`)
+	p.noLeftovers()
 }

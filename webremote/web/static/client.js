@@ -89,7 +89,8 @@ export function eventLog(keep = 60) {
   };
 }
 
-// A game's page module (games/ID.js) exports view(v, st, forTable), the
+// A game's page module (/static/games/ID.js, which the server serves as the
+// game declares it: game.Info.Page) exports view(v, st, forTable), the
 // game's view as the table and the phones show it, and may export moves:
 // hooks for the moves panel (see moves.js). A game without one is shown
 // field by field.
