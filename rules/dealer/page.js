@@ -18,6 +18,7 @@ export const moves = {
   take: cardFirst,
   arg(a, st, action) { return passTo(a, st, action); },
   sure: { end: "Tap again: end the game for everyone", deal: "Tap again: take back every card and deal" },
+  verbs: { end: "End the game", take: "Take back", reshuffle: "Reshuffle", deal: "Deal again", roll: "Roll", first: "Who goes first?" },
 };
 
 // passTo is a seat to pass to, from 0 as everywhere: "to Bob".

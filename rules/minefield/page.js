@@ -14,3 +14,6 @@ export function view(v, st) {
     h("span.tok.inline", { style: `--c:${seatColour(k.seat)}` }, String(k.seat + 1)), " ", nm(st, k.seat), k.alive ? "" : k.ghost ? " · ghost" : " · out")));
   return h("div", h("div.panel", h("h2", "The field"), grid, legend, h("p.phase", named(v.summary, st.names))));
 }
+
+// The field's actions, as its buttons say them: "end" ends the turn, not the game.
+export const moves = { verbs: { look: "Look", step: "Step", fast: "Dash", shove: "Shove", end: "End my turn" } };

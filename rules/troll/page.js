@@ -14,3 +14,6 @@ export function view(v) {
     h("div.panel", h("h2", `Upper stack (${v.upper_colour})`), (v.upper_stack || []).length ? cards(v.upper_stack) : h("p.muted", "empty"),
       h("h2", `Lower stack (${v.lower_colour})`), (v.lower_stack || []).length ? cards(v.lower_stack) : h("p.muted", "empty")));
 }
+
+// The troll's actions, as its buttons say them.
+export const moves = { verbs: { stomp: "Stomp", pickup: "Pick up", club: "Club", throw: "Throw", shovel: "Shovel", lay: "Lay", rest: "Rest" } };

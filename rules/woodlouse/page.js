@@ -27,6 +27,7 @@ export const moves = {
     return [codePicker(st, code[0], send)];
   },
   pass: "Pass: no guess on this card",
+  verbs: { code: "Give the code" },
 };
 
 // codePicker lets the trainer enter the code by hand (when the microphone

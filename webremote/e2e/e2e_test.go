@@ -548,6 +548,14 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 					require.Regexp(t, `^[1-4]=rgb`, toks, "tokens carry the seat's number")
 					colours := p.text(`String(new Set([...document.querySelectorAll(".tok.inline")].map(e => getComputedStyle(e).backgroundColor)).size)`)
 					require.Equal(t, "4", colours, "four players, four colours")
+					if side.name == "phone" {
+						// Each game names its own actions: the field's end ends a
+						// turn, the dealer's the game.
+						_, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`Promise.all([import("/static/moves.js"), import("/static/games/minefield.js"), import("/static/games/deck.js")])
+							.then(([mv, mf, dk]) => { window.endVerbs = mv.verb("end", mf.moves) + " / " + mv.verb("end", dk.moves) + " / " + mv.verb("end"); }), true`))
+						require.NoError(t, err)
+						p.waitJS("the games' own verbs", `window.endVerbs === "End my turn / End the game / End"`)
+					}
 				case "troll":
 					widths := p.text(`(() => { const w = [...document.querySelectorAll(".brick")].map(e => e.getBoundingClientRect().width); return String(Math.max(...w) - Math.min(...w)); })()`)
 					require.Less(t, atof(t, widths), 1.0, "the bridge's columns are even")

@@ -5,16 +5,13 @@
 //     from byAction and returns the panels;
 //   arg(a, st, action): how an argument reads (a seat's name), or undefined;
 //   sure: {action: "Tap again: …"}: moves that touch everyone, on two taps;
-//   pass: the label of a lone pass.
+//   pass: the label of a lone pass;
+//   verbs: {action: "Give the code"}: what its own actions' buttons say.
 import { h, fill, isCard, cardEl, confirmButton } from "/static/ui.js";
 
-const VERB = {
-  code: "Give the code", guess: "Guess", pass: "Pass", play: "Play", discard: "Discard", draw: "Draw a card",
-  move: "Move", stomp: "Stomp", pickup: "Pick up", club: "Club", throw: "Throw", shovel: "Shovel", lay: "Lay", rest: "Rest",
-  look: "Look", step: "Step", fast: "Dash", shove: "Shove", end: "End the game", take: "Take back", reshuffle: "Reshuffle", deal: "Deal again",
-  roll: "Roll", first: "Who goes first?", answer: "Answer", show: "Show",
-};
-export const verb = (a) => VERB[a] || a.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
+// The verbs many card games share; a game names its own (hooks.verbs).
+const VERB = { guess: "Guess", pass: "Pass", play: "Play", discard: "Discard", draw: "Draw a card", move: "Move", answer: "Answer", show: "Show" };
+export const verb = (a, hooks = {}) => (hooks.verbs || {})[a] || VERB[a] || a.replace(/-/g, " ").replace(/^./, (c) => c.toUpperCase());
 
 // argLabel is how an argument of a move reads: a card as a card, else as
 // the game says, else as it is.
@@ -46,17 +43,17 @@ export function movesEl(st, send, game) {
       continue;
     }
     if (moves.length === 1 && !(moves[0].args || []).length) {
-      groups.push(sure[action] ? confirmButton("button.danger", { "data-action": action }, verb(action), sure[action], () => send(moves[0]))
-        : h("button.primary", { onclick: () => send(moves[0]), "data-action": action }, verb(action)));
+      groups.push(sure[action] ? confirmButton("button.danger", { "data-action": action }, verb(action, hooks), sure[action], () => send(moves[0]))
+        : h("button.primary", { onclick: () => send(moves[0]), "data-action": action }, verb(action, hooks)));
       continue;
     }
     const twoStep = moves.length > 10 && moves.every((m) => (m.args || []).length >= 2);
-    const box = h("div.group", h("div.name", verb(action)));
+    const box = h("div.group", h("div.name", verb(action, hooks)));
     const button = (m, spec, kids) => sure[action]
-      ? confirmButton(spec + ".danger", { "data-action": action, "data-args": (m.args || []).join(" ") }, `${verb(action)} ${(m.args || []).join(" ")}`, sure[action], () => send(m))
+      ? confirmButton(spec + ".danger", { "data-action": action, "data-args": (m.args || []).join(" ") }, `${verb(action, hooks)} ${(m.args || []).join(" ")}`, sure[action], () => send(m))
       : h(spec, { onclick: () => send(m), "data-action": action, "data-args": (m.args || []).join(" ") }, kids);
     if (!twoStep) {
-      box.append(h("div.moves", moves.map((m) => button(m, "button", (m.args || []).length ? (m.args || []).map((a) => argLabel(a, st, action, game)) : verb(action)))));
+      box.append(h("div.moves", moves.map((m) => button(m, "button", (m.args || []).length ? (m.args || []).map((a) => argLabel(a, st, action, game)) : verb(action, hooks)))));
     } else {
       const firsts = [...new Set(moves.map((m) => m.args[0]))];
       const second = h("div.moves");
