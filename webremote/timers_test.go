@@ -125,7 +125,13 @@ func TestThePurseSnatchersMeetingEndsWhenItsTimeIsUp(t *testing.T) {
 	assert.Equal(t, int64(5*60000), ts[0].LengthMS)
 	assert.True(t, ts[0].Running)
 	seq := viewOf(t, s, code, host).Seq
-	clock.Advance(5*time.Minute + time.Second)
+	// The host's own timer is only a timer: only the game's clock drives
+	// the game's move.
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 30}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+	clock.Advance(31 * time.Second)
+	assert.Equal(t, seq, viewOf(t, s, code, host).Seq, "the sand ran out; the meeting goes on")
+	clock.Advance(5*time.Minute - 30*time.Second)
 	st := viewOf(t, s, code, host)
 	assert.Equal(t, seq+1, st.Seq, "the referee applied the time move")
 	require.NotEmpty(t, st.Events)
