@@ -93,12 +93,23 @@ func listens(id string) bool { return gameInfo(id).Hears.Listens() }
 // or Insomnia".
 func listeningGames() string {
 	var names []string
-	for _, g := range catalog.All() {
-		if in := g.Info(); in.Hears.Listens() {
-			names = append(names, in.Name)
-		}
+	for _, in := range listeningInfos() {
+		names = append(names, in.Name)
 	}
 	return orList(names)
+}
+
+// listeningInfos are the catalogue entries of the games the microphone
+// serves, in catalogue order. Each says what it loses without one
+// (a test of the catalogue holds them to it).
+func listeningInfos() []game.Info {
+	var out []game.Info
+	for _, g := range catalog.All() {
+		if in := g.Info(); in.Hears.Listens() {
+			out = append(out, in)
+		}
+	}
+	return out
 }
 
 // orList is "a", "a or b", "a, b or c".

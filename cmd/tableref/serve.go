@@ -253,10 +253,8 @@ func noMicMeans(gameID string) string {
 		return "" // the microphone serves no other game
 	}
 	var parts []string
-	for _, g := range catalog.All() {
-		if in := g.Info(); in.Hears.WithoutMic != "" {
-			parts = append(parts, "in "+in.Name+" "+in.Hears.WithoutMic)
-		}
+	for _, in := range listeningInfos() {
+		parts = append(parts, "in "+in.Name+" "+in.Hears.WithoutMic)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -271,10 +269,8 @@ func noMicMeans(gameID string) string {
 // without a microphone: "  Insomnia: the voices' pauses ... itself.".
 func noMicLines() string {
 	var b strings.Builder
-	for _, g := range catalog.All() {
-		if in := g.Info(); in.Hears.WithoutMic != "" {
-			fmt.Fprintf(&b, "  %s: %s.\n", in.Name, in.Hears.WithoutMic)
-		}
+	for _, in := range listeningInfos() {
+		fmt.Fprintf(&b, "  %s: %s.\n", in.Name, in.Hears.WithoutMic)
 	}
 	return b.String()
 }
