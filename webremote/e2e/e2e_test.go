@@ -922,3 +922,60 @@ func TestAGamesOwnPageModuleShowsItsView(t *testing.T) {
 	p.waitJS("the tally's own view", `document.querySelector("#tally") && document.querySelector("#tally").textContent === "The count is 1."`)
 	p.noLeftovers()
 }
+
+// seatLegal is the legal moves a seat's token sees.
+func seatLegal(t *testing.T, base, room, tok string) []game.Move {
+	t.Helper()
+	req, err := http.NewRequest("GET", base+"/api/rooms/"+room+"/view", nil)
+	require.NoError(t, err)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	var st struct{ Legal []game.Move }
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&st))
+	return st.Legal
+}
+
+// TestInsomniasAnswersReadOnEveryScreen: with the default options the card
+// shown is private, so the table hears only the answer. It shows the
+// answer ("higher"), never "undefined: higher", and only the voice being
+// asked stands out as in turn.
+func TestInsomniasAnswersReadOnEveryScreen(t *testing.T) {
+	sv := serveAndBrowse(t, 2*time.Minute)
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "insomnia", "players": 4}, &created)
+	var toks []string
+	for _, n := range []string{"Sleeper", "Bob", "Cy", "Di"} {
+		var j struct{ Token string }
+		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, &j)
+		toks = append(toks, j.Token)
+	}
+	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
+	legal := seatLegal(t, sv.base, created.Room, toks[0])
+	require.NotEmpty(t, legal, "the sleeper shows a card first")
+	show := legal[0]
+	post(t, sv.base+"/api/rooms/"+created.Room+"/moves", toks[0], map[string]any{"move": show.Action + " " + strings.Join(show.Args, " ")}, nil)
+
+	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	defer cancel()
+	p := page{t, "insomnia table", c}
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.waitJS("the asked voice", `document.querySelectorAll("[data-voice].turn").length === 1`)
+	require.Equal(t, show.Args[0], p.text(`document.querySelector("[data-voice].turn").dataset.voice`), "the voice asked is the one in turn")
+
+	var said string
+	for _, tok := range toks[1:] {
+		for _, mv := range seatLegal(t, sv.base, created.Room, tok) {
+			if said == "" && len(mv.Args) == 0 {
+				said = mv.Action
+				post(t, sv.base+"/api/rooms/"+created.Room+"/moves", tok, map[string]any{"move": mv.Action}, nil)
+			}
+		}
+	}
+	require.NotEmpty(t, said, "the voice answers")
+	p.waitJS("the answer", `document.querySelector(".answers") !== null`)
+	answers := p.text(`document.querySelector(".answers").textContent`)
+	require.Equal(t, said, answers, "the table heard only the answer")
+	p.noLeftovers()
+}
