@@ -197,7 +197,9 @@ func runServe(e *env, args []string) error {
 		}
 		ears = hearing.Start(open, cfg, p.heard)
 	} else {
-		p.setMic(hearing.Status{Message: "not listening (--no-mic)"}) // the pages say what that means for their game
+		// The pages say what that means for their game; guests never see
+		// the command line's flags.
+		p.setMic(hearing.Status{Message: "the referee is not listening to the table"})
 		out.printf("Not listening (--no-mic)%s.\n", noMicMeans(gameID))
 	}
 	srv.OnRoom(func(code, joinURL string) {

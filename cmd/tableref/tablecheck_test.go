@@ -36,10 +36,11 @@ func TestTheHostChecksTheMicrophoneFromTheTable(t *testing.T) {
 	require.NoError(t, err)
 	var ans map[string]any
 
-	// Not listening (serve --no-mic): the host is told why.
-	p.setMic(hearing.Status{Message: "not listening (--no-mic)"})
+	// Not listening (serve --no-mic): the host is told why, in words, not
+	// with the command line's flag.
+	p.setMic(hearing.Status{Message: "the referee is not listening to the table"})
 	assert.Equal(t, 409, call(t, srv, "POST", "/api/rooms/"+code+"/miccheck", host, nil, &ans))
-	assert.Contains(t, ans["error"], "--no-mic")
+	assert.Contains(t, ans["error"], "the microphone cannot be checked: the referee is not listening to the table")
 
 	p.heard(hearing.Event{Kind: "status", Status: "listening to Test Mic", Listening: true})
 	// Only the host may start it.

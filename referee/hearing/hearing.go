@@ -170,7 +170,7 @@ func (e *Ears) run() {
 		if err != nil {
 			failures++
 			if failures == 1 || failures%30 == 0 {
-				e.setStatus(Status{Message: fmt.Sprintf("no microphone (%v); enter codes on the phones. Trying again every %s.", err, e.cfg.Retry)})
+				e.setStatus(Status{Message: fmt.Sprintf("no microphone (%v); trying again every %s", err, e.cfg.Retry)})
 			}
 			select {
 			case <-e.done:
@@ -198,10 +198,10 @@ func (e *Ears) run() {
 			return
 		}
 		if !live || errors.Is(err, io.EOF) {
-			e.setStatus(Status{Input: name, Message: "the recording " + name + " has ended; enter codes on the phones"})
+			e.setStatus(Status{Input: name, Message: "the recording " + name + " has ended"})
 			return
 		}
-		e.setStatus(Status{Input: name, Message: fmt.Sprintf("lost the microphone (%v); enter codes on the phones. Trying again every %s.", err, e.cfg.Retry)})
+		e.setStatus(Status{Input: name, Message: fmt.Sprintf("lost the microphone (%v); trying again every %s", err, e.cfg.Retry)})
 		select {
 		case <-e.done:
 			return

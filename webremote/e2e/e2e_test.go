@@ -496,7 +496,7 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 			room, hostTok, seatTok := startRoom(t, base, id)
 			if id == "insomnia" || id == "woodlouse" { // a party without a microphone
 				require.NoError(t, sv.srv.SetLive(room, "hearing", map[string]any{
-					"mic": map[string]any{"listening": false, "message": "not listening (--no-mic)"}, "talking": true,
+					"mic": map[string]any{"listening": false, "message": "the referee is not listening to the table"}, "talking": true,
 				}))
 			}
 			for _, side := range []struct{ name, path, key, tok string }{
@@ -540,6 +540,8 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 					require.Contains(t, hearing, "The microphone is off")
 					require.NotContains(t, hearing, "trainer", "no Woodlouse words in Insomnia")
 					require.NotContains(t, hearing, "talking", "no talk is heard without a microphone")
+					require.Contains(t, hearing, "The referee is not listening to the table.")
+					require.NotContains(t, hearing, "--", "guests never see the command line's flags")
 				case "woodlouse":
 					p.waitJS("the microphone panel", `document.querySelector("#hearing")`)
 					require.Contains(t, p.text(`document.querySelector("#hearing").innerText`), "The trainer enters each code on the phone")

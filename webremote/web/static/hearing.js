@@ -10,9 +10,9 @@ export function hearingEl(st) {
   const hears = (st.room && st.room.hears) || {};
   const listening = !!(live.mic && live.mic.listening);
   if (!listening) {
-    const why = (live.mic && live.mic.message) || "not listening";
+    const why = (live.mic && live.mic.message) || "the referee is not listening to the table";
     const what = hears.without_mic ? hears.without_mic[0].toUpperCase() + hears.without_mic.slice(1) + "." : "";
-    return h("div.panel.micoff", { id: "hearing" }, h("h2", "The microphone is off"), h("p", what), h("p.muted", why));
+    return h("div.panel.micoff", { id: "hearing" }, h("h2", "The microphone is off"), h("p", what), h("p.muted", why[0].toUpperCase() + why.slice(1) + "."));
   }
   const g = (live.gestures || []).map((x) => h("span.g." + (x.kind === "bang" ? "bang" : "clap"), x.kind === "bang" ? "BANG" : "CLAP"));
   const problems = (live.mic && live.mic.problems) || [];
