@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -980,4 +981,66 @@ func TestInsomniasAnswersReadOnEveryScreen(t *testing.T) {
 	answers := p.text(`document.querySelector(".answers").textContent`)
 	require.Equal(t, said, answers, "the table heard only the answer")
 	p.noLeftovers()
+}
+
+// layout is what a page measures of itself: its width against the
+// viewport, and the elements wider than their box.
+const layout = `(() => {
+  window.wideOnes = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+    .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + ":" + Math.round(e.getBoundingClientRect().right)).slice(0, 8);
+  const over = [...document.querySelectorAll("#app *")].filter((e) => e.scrollWidth > e.clientWidth + 2 && getComputedStyle(e).overflowX === "visible" && e.clientWidth > 0)
+    .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + String(e.className).split(" ").join(".") : "")).slice(0, 5);
+  return JSON.stringify({ page: document.documentElement.scrollWidth, view: window.innerWidth, over });
+})()`
+
+// TestTheTableFitsALaptopAndAPhone: the table page in the lobby, on a
+// 1366×768 laptop, shows the room's code, the join address and the Start
+// button without scrolling sideways or down, and neither the host's
+// controls opened nor a phone-sized screen scrolls it sideways.
+func TestTheTableFitsALaptopAndAPhone(t *testing.T) {
+	sv := serveAndBrowse(t, 2*time.Minute)
+	out := artifacts(t)
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 6}, &created)
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, nil)
+	}
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"laptop", 1366, 768}, {"tv", 1920, 1080}, {"phone", 390, 844}} {
+		t.Run(size.name, func(t *testing.T) {
+			c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+			defer cancel()
+			p := page{t, "table " + size.name, c}
+			p.do(chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(sv.base+"/t/"+created.Room+"#host="+created.Host_token))
+			p.waitJS("the lobby", `document.querySelector("#start") && document.querySelector("img.qr").complete`)
+			var m struct {
+				Page, View int
+				Over       []string
+			}
+			check := func(what string) {
+				require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
+				require.LessOrEqual(t, m.Page, m.View, "%s: the page is wider than the screen: %s", what, p.text(`JSON.stringify(window.wideOnes)`))
+				require.Empty(t, m.Over, "%s: elements wider than their box", what)
+			}
+			p.shot(out, "table-lobby-"+size.name+".png")
+			check("the lobby")
+			if size.name != "phone" {
+				bottom := p.text(`String(Math.round(document.querySelector("#start").getBoundingClientRect().bottom))`)
+				require.LessOrEqual(t, atoi(t, bottom), int(size.h), "the Start button is above the fold")
+				require.Equal(t, "1", p.text(`String(document.querySelector("#join-url").getClientRects().length <= 2 ? 1 : 0)`), "the join address on at most two lines")
+			}
+			p.act("open the host's controls", `ready("#host-panel summary").click()`)
+			p.shot(out, "table-host-"+size.name+".png")
+			check("the host's controls open")
+		})
+	}
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	require.NoError(t, err, "%q", s)
+	return n
 }

@@ -51,7 +51,7 @@ function render(st) {
   const join = h("div.panel.join" + (lobby ? ".big" : ""), { id: "join" },
     h("div.joincode", h("div.muted", "Room"), h("div.code", r.code)),
     h("img.qr" + (lobby ? "" : ".small"), { src: `/api/rooms/${r.code}/qr.png`, alt: "QR code to join" }),
-    h("div.joinurl", "Join at ", h("strong", { id: "join-url" }, joinURL)));
+    h("div.joinurl", "Join at ", h("strong", { id: "join-url" }, urlParts(joinURL))));
 
   const main = lobby
     ? h("div",
@@ -74,6 +74,13 @@ function render(st) {
       h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players), lobby ? micCheckEl(st, isHost) : null,
         h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 8)),
         isHost ? hostPanel(st) : h("p.muted.small", "This screen shows the public table. The host's controls are on the screen that created the room."))));
+}
+
+// urlParts splits an address where a line may break: before its path, so
+// that the server's address and the room's part each stay whole.
+function urlParts(url) {
+  const i = url.indexOf("/", url.indexOf("//") + 2);
+  return i < 0 ? [h("span.part", url)] : [h("span.part", url.slice(0, i)), h("span.part", url.slice(i))];
 }
 
 // micCheckEl is the microphone check: the host's button to start it (in the
@@ -116,7 +123,7 @@ function hostPanel(st) {
   const timers = h("div", h("h2", "Timers"), h("div.row.timerform", tname, tsecs),
     h("div.row", ["create", "start", "pause", "flip", "reset", "delete"].map((a) => h("button.small", { "data-timer-action": a, onclick: () => timer(a) }, a))));
   const tv = h("div", { id: "tv" }, h("h2", "Show the table on a TV"),
-    h("p", "Open this address on the TV (no host powers there): ", h("strong", { id: "table-url" }, r.table_url || `${location.origin}/t/${r.code}`)),
+    h("p", "Open this address on the TV (no host powers there): ", h("strong.urlparts", { id: "table-url" }, urlParts(r.table_url || `${location.origin}/t/${r.code}`))),
     h("img.qr.small", { src: `/api/rooms/${r.code}/qr.png?for=table`, alt: "QR code of the table's address" }));
   const d = h("details.panel.hostpanel", { id: "host-panel", open: hostOpen }, h("summary", "Host controls"), controls, timers, tv);
   d.addEventListener("toggle", () => { hostOpen = d.open; });
