@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rivo/uniseg"
+
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -313,21 +315,48 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	return code, host, r.joinURL, nil
 }
 
-// cleanName checks a player's name: 1 to 24 printable characters.
+// cleanName checks a player's name as people write it: 1 to 24 letters as
+// a reader counts them (grapheme clusters: 👨‍🍳 is one), in any script, with
+// emoji sequences (joiners, variation selectors, a flag's tag characters);
+// no control character and no character that turns the text's direction,
+// which could make a name read as another's.
 func cleanName(name string) (string, *apiError) {
 	name = strings.Join(strings.Fields(name), " ")
 	if name == "" {
 		return "", fail(fiber.StatusBadRequest, `give your name: {"name":"Ann"}`)
 	}
-	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxName {
-		return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
+	tooLong := fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
+	if !utf8.ValidString(name) || len(name) > maxNameBytes {
+		return "", tooLong
+	}
+	letters := 0
+	for g := uniseg.NewGraphemes(name); g.Next(); letters++ {
+		if len(g.Str()) > maxLetterBytes {
+			return "", tooLong // a letter under a pile of accents
+		}
+	}
+	if letters > maxName {
+		return "", tooLong
 	}
 	for _, r := range name {
-		if !unicode.IsPrint(r) {
-			return "", fail(fiber.StatusBadRequest, "a name may hold only printable characters")
+		switch {
+		case unicode.Is(unicode.Bidi_Control, r):
+			return "", fail(fiber.StatusBadRequest, "a name may not hold characters that change the text's direction")
+		case unicode.IsControl(r):
+			return "", fail(fiber.StatusBadRequest, "a name may not hold control characters")
+		case unicode.IsPrint(r), emojiPart(r):
+		default:
+			return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name may hold only letters, marks, digits, punctuation, symbols and emoji (not %U)", r))
 		}
 	}
 	return name, nil
+}
+
+// emojiPart reports whether r is an invisible part of an emoji sequence: a
+// zero-width joiner (👨‍🍳), a variation selector (🏳️), or a tag character
+// (a region's flag, 🏴󠁧󠁢󠁳󠁣󠁴󠁿).
+func emojiPart(r rune) bool {
+	return r == '\u200d' || unicode.Is(unicode.Variation_Selector, r) || (r >= 0xE0020 && r <= 0xE007F)
 }
 
 func (s *Server) join(c *fiber.Ctx) error {

@@ -26,12 +26,17 @@ const (
 
 // Limits on what a phone may send.
 const (
-	maxName     = 24  // runes in a player's name
-	maxMoveID   = 64  // bytes in a move id
-	maxIDs      = 512 // move ids remembered per seat
-	lastEvents  = 50  // events in a state when no since was given
-	maxRooms    = 1000
-	closeRevoke = 4001 // websocket close code for a token that stopped working
+	maxName = 24 // letters (grapheme clusters) in a player's name
+	// maxNameBytes and maxLetterBytes bound a name's bytes, and one
+	// letter's: 24 families of four (25 bytes each) or flags of a region
+	// (28) fit, a letter under a pile of accents does not.
+	maxNameBytes   = 800
+	maxLetterBytes = 32
+	maxMoveID      = 64  // bytes in a move id
+	maxIDs         = 512 // move ids remembered per seat
+	lastEvents     = 50  // events in a state when no since was given
+	maxRooms       = 1000
+	closeRevoke    = 4001 // websocket close code for a token that stopped working
 )
 
 // player is one taken seat.

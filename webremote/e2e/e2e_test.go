@@ -987,7 +987,7 @@ func TestInsomniasAnswersReadOnEveryScreen(t *testing.T) {
 // viewport, and the elements wider than their box.
 const layout = `(() => {
   window.wideOnes = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-    .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + ":" + Math.round(e.getBoundingClientRect().right)).slice(0, 8);
+    .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + String(e.className).split(" ").join(".") : "") + ":" + Math.round(e.getBoundingClientRect().right)).slice(0, 8);
   const over = [...document.querySelectorAll("#app *")].filter((e) => e.scrollWidth > e.clientWidth + 2 && getComputedStyle(e).overflowX === "visible" && e.clientWidth > 0)
     .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className ? "." + String(e.className).split(" ").join(".") : "")).slice(0, 5);
   return JSON.stringify({ page: document.documentElement.scrollWidth, view: window.innerWidth, over });
@@ -1043,4 +1043,56 @@ func atoi(t *testing.T, s string) int {
 	n, err := strconv.Atoi(s)
 	require.NoError(t, err, "%q", s)
 	return n
+}
+
+// TestNamesAsPeopleWriteThemFitEveryScreen: a 24-letter name, an Arabic
+// one and an emoji built of several code points join a Woodlouse game. No
+// phone or table scrolls sideways, every name is its own direction, and
+// the Arabic name keeps its place before its count of cards.
+func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
+	sv := serveAndBrowse(t, 3*time.Minute)
+	out := artifacts(t)
+	long, arabic, chef := strings.Repeat("W", 24), "مرحبا", "👨‍🍳"
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &created)
+	var toks []string
+	for _, n := range []string{long, arabic, chef} {
+		var j struct{ Token string }
+		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, &j)
+		require.NotEmpty(t, j.Token, "%q may join", n)
+		toks = append(toks, j.Token)
+	}
+	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
+	for i, tok := range toks {
+		c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+		p := page{t, fmt.Sprintf("phone %d", i), c}
+		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(sv.lan+"/j/"+created.Room))
+		p.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s); location.reload()`, created.Room, js(tok)))
+		p.waitJS("the seat", `document.querySelector("#me") && document.querySelector(".panel .players")`)
+		var m struct {
+			Page, View int
+			Over       []string
+		}
+		require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
+		p.shot(out, fmt.Sprintf("names-phone-%d.png", i))
+		require.LessOrEqual(t, m.Page, m.View, "phone %d is wider than its screen: %s", i, p.text(`JSON.stringify(window.wideOnes)`))
+		require.Equal(t, "BDI", p.text(`document.querySelector(".players .who").tagName`), "names are isolated")
+		p.noLeftovers()
+		p.shot(out, fmt.Sprintf("names-phone-%d.png", i))
+		cancel()
+	}
+	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	defer cancel()
+	p := page{t, "table", c}
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.waitJS("the score piles", `document.querySelectorAll(".players .who").length >= 3`)
+	var m struct {
+		Page, View int
+		Over       []string
+	}
+	require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
+	require.LessOrEqual(t, m.Page, m.View, "the table is wider than its screen: %s", p.text(`JSON.stringify(window.wideOnes)`))
+	pile := p.text(fmt.Sprintf(`[...document.querySelectorAll(".player")].map((e) => e.innerText).find((s) => s.includes(%s)) || ""`, js(arabic)))
+	require.True(t, strings.HasPrefix(pile, arabic+":"), "the Arabic name first, then its cards: %q", pile)
+	p.shot(out, "names-table.png")
 }

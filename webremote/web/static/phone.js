@@ -112,7 +112,7 @@ function render(st) {
   const name = st.names && st.names[r.you] || (r.players.find((p) => p.seat === r.you) || {}).name || "";
   let bannerClass = "banner";
   if (st.over) bannerClass += " over"; else if (r.status === "paused") bannerClass += " paused"; else if (mine) bannerClass += " you";
-  const banner = h("div", { class: bannerClass, id: "banner" }, mine ? "Your turn — " + name : turnText(st));
+  const banner = h("div", { class: bannerClass, id: "banner" }, mine ? ["Your turn — ", h("bdi", name)] : turnText(st));
   const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq);
   const moves = movesEl(st, send, game);
   // The seat's own secret (the trainer's card, a hand) comes first: it is
@@ -127,13 +127,13 @@ function render(st) {
     mineFirst,
     moves,
     timersEl(st),
-    r.status === "lobby" ? h("div.panel", h("h2", "Players"), h("ul.events", r.players.map((p) => h("li", p.name))),
+    r.status === "lobby" ? h("div.panel", h("h2", "Players"), h("ul.events", r.players.map((p) => h("li", h("bdi", p.name)))),
       h("p.muted", "The game starts when the host starts it.")) : null,
     view,
     hearingEl(st),
     st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null,
     h("div.panel", h("h2", "What happened"), eventsEl(st.events_all || st.events, st.names)),
-    h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, name)));
+    h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, h("bdi", name))));
 }
 
 // events accumulate: each state carries what came after the last one. The

@@ -41,7 +41,7 @@ function render(st) {
   const joinURL = r.join_url || `${location.origin}/j/${r.code}`;
   const taken = r.players.map((p) => p.seat);
   const players = h("div.players", r.players.map((p, i) => h("div.player" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : "") + (p.connected ? "" : ".away"), { "data-seat": p.seat },
-    h("span.who", { style: `--c:${seatColour(i)}` }, p.name), p.vacant ? " (left)" : !p.connected ? " (offline)" : "",
+    h("bdi.who", { style: `--c:${seatColour(i)}`, title: p.name }, p.name), p.vacant ? " (left)" : !p.connected ? " (offline)" : "",
     isHost && lobby && i > 0 ? h("button.small", { title: `move ${p.name} earlier`, "data-move-earlier": p.seat, onclick: () => host("seat", { seat: p.seat, to: taken[i - 1] }) }, "◀") : null,
     isHost && lobby && i < taken.length - 1 ? h("button.small", { title: `move ${p.name} later`, onclick: () => host("seat", { seat: p.seat, to: taken[i + 1] }) }, "▶") : null,
     isHost ? h("button.small", { title: "remove " + p.name, onclick: () => host("kick", { seat: p.seat }, `Remove ${p.name} from the room?`) }, "✕") : null)));

@@ -114,8 +114,11 @@ export function waitingText(st) {
 export function parseView(st) { return st.view && typeof st.view === "object" ? st.view : {}; }
 
 export const nm = (st, s) => (st.names && st.names[s]) || "player " + (s + 1);
-// who is a player's name in the player's colour.
-export const who = (st, s) => h("span.who", { style: `--c:${seatColour(s)}` }, nm(st, s));
+// who is a player's name in the player's colour, its direction isolated
+// from the text around it (an Arabic name in "مرحبا: 5 cards" keeps its
+// place), cut with an ellipsis where a long one would not fit (the whole
+// name in its title).
+export const who = (st, s) => h("bdi.who", { style: `--c:${seatColour(s)}`, title: nm(st, s) }, nm(st, s));
 export const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
 
 // viewEl is the game's view as its page module shows it (game: the module,
