@@ -1,5 +1,6 @@
 // The dealer: the table, the hands, the dice; a hand played card first.
 import { h, fill, cardEl, cards, who, plural } from "/static/ui.js";
+import { picks } from "/static/moves.js";
 
 export function view(v, st) {
   return h("div", v.hand ? h("div.panel.mine", h("h2", "Your hand"), cards(v.hand)) : null,
@@ -37,15 +38,19 @@ function cardFirst(st, byAction, send) {
   if (!moves.length) return null;
   const handCards = [...new Set(moves.map((m) => m.args[0]))];
   const then = h("div.moves", { id: "card-moves" }, h("p.muted", "Tap a card of yours to discard it, show it or pass it."));
+  const choose = (c, b) => {
+    picks.set("discard", c); // the card picked, kept under the action every card has
+    row.querySelectorAll("button").forEach((x) => x.classList.remove("chosen"));
+    b.classList.add("chosen");
+    fill(then, ...moves.filter((m) => m.args[0] === c).map((m) =>
+      h("button" + (m.action === "pass" ? "" : ".primary"), { onclick: () => send(m), "data-action": m.action, "data-args": m.args.join(" ") },
+        m.action === "pass" ? ["Pass ", passTo(m.args[1], st)] : m.action === "show" ? "Show to the table" : "Discard")));
+  };
   const row = h("div.moves", handCards.map((c) => {
-    const b = h("button.cardpick", { "data-card": c, onclick: () => {
-      row.querySelectorAll("button").forEach((x) => x.classList.remove("chosen"));
-      b.classList.add("chosen");
-      fill(then, ...moves.filter((m) => m.args[0] === c).map((m) =>
-        h("button" + (m.action === "pass" ? "" : ".primary"), { onclick: () => send(m), "data-action": m.action, "data-args": m.args.join(" ") },
-          m.action === "pass" ? ["Pass ", passTo(m.args[1], st)] : m.action === "show" ? "Show to the table" : "Discard")));
-    } }, cardEl(c));
+    const b = h("button.cardpick", { "data-card": c, onclick: () => choose(c, b) }, cardEl(c));
     return b;
   }));
+  const kept = handCards.indexOf(picks.get("discard"));
+  if (kept >= 0) choose(handCards[kept], row.children[kept]); // the card picked survives a redraw
   return h("div.group", h("div.name", "A card from your hand"), row, then);
 }

@@ -1,6 +1,7 @@
 // Woodlouse Chaos: the sequence cards, the trainer's card, the code, the
 // score piles; and the trainer's code entered by hand.
 import { h, named, who, nm, plural, parseView } from "/static/ui.js";
+import { picks } from "/static/moves.js";
 
 export function view(v, st, forTable) {
   const seq = h("div.seqcards", (v.order || []).map((sp, i) => h("div.seqcard", h("div.pos", plural(i + 1, "bang")), sp)));
@@ -36,7 +37,8 @@ export const moves = {
 function codePicker(st, suggested, send) {
   const v = parseView(st);
   const positions = (v.order || []).length || 5;
-  let bangs = 0, claps = 0;
+  const kept = picks.get("code") || { bangs: 0, claps: 0 }; // a code half counted survives a redraw
+  let { bangs, claps } = kept;
   const out = h("strong.codeout", { id: "code-out" });
   const go = h("button.primary", { id: "code-send", "data-action": "code" });
   let armed = null;
@@ -56,6 +58,7 @@ function codePicker(st, suggested, send) {
   const step = (which, d) => () => {
     if (which === "b") bangs = Math.min(positions, Math.max(0, bangs + d));
     else claps = Math.min(5, Math.max(0, claps + d));
+    picks.set("code", { bangs, claps });
     disarm();
     show();
   };

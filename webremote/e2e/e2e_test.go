@@ -1096,3 +1096,76 @@ func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
 	require.True(t, strings.HasPrefix(pile, arabic+":"), "the Arabic name first, then its cards: %q", pile)
 	p.shot(out, "names-table.png")
 }
+
+// TestAHalfMadeChoiceSurvivesTheStatePushes: the trainer has counted two
+// bangs on the phone, a guesser has picked an animal; the microphone's news
+// and another player's moves redraw their phones, and what they were
+// picking is still there.
+func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
+	sv := serveAndBrowse(t, 2*time.Minute)
+	var created struct{ Room, Host_token string }
+	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &created)
+	room := created.Room
+	var toks []string
+	for _, n := range []string{"Ann", "Bob", "Cy"} {
+		var j struct{ Token string }
+		post(t, sv.base+"/api/rooms/"+room+"/join", "", map[string]any{"name": n}, &j)
+		toks = append(toks, j.Token)
+	}
+	post(t, sv.base+"/api/rooms/"+room+"/start", created.Host_token, map[string]any{}, nil)
+	trainer, guessers := -1, []int{}
+	for i, tok := range toks {
+		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
+			trainer = i
+		} else {
+			guessers = append(guessers, i)
+		}
+	}
+	require.GreaterOrEqual(t, trainer, 0)
+	phone := func(tok string) page {
+		c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+		t.Cleanup(cancel)
+		p := page{t, "phone", c}
+		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(sv.lan+"/j/"+room))
+		p.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s); location.reload()`, room, js(tok)))
+		p.waitJS("the moves", `document.querySelector("#moves")`)
+		return p
+	}
+	// push redraws every phone with the microphone's news and waits until
+	// p has drawn it.
+	n := 0
+	push := func(p page) {
+		p.act("mark the panel", `document.querySelector("#moves").dataset.old = "1"`)
+		n++
+		require.NoError(t, sv.srv.SetLive(room, "hearing", map[string]any{"mic": map[string]any{"listening": true, "message": "listening"},
+			"gestures": []any{map[string]any{"kind": "bang", "t": float64(n)}}, "code": nil}))
+		p.waitJS("the redraw", `document.querySelector("#moves") && !document.querySelector("#moves").dataset.old`)
+	}
+
+	tp := phone(toks[trainer])
+	tp.tap("#bang-more")
+	tp.tap("#bang-more")
+	tp.tap("#clap-more")
+	push(tp)
+	push(tp)
+	require.Equal(t, "2 bangs + 1 clap", tp.text(`document.querySelector("#code-out").textContent`), "the code half counted")
+
+	// The trainer gives the right code; guessing opens.
+	code := seatLegal(t, sv.base, room, toks[trainer])[0]
+	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[trainer], map[string]any{"move": "code " + strings.Join(code.Args, " ")}, nil)
+	gp := phone(toks[guessers[0]])
+	gp.waitJS("the animals", `document.querySelector('button[data-action="guess"]')`)
+	animal := gp.act("pick an animal", `const b = ready('button[data-action="guess"]'); b.click(); return b.dataset.args`)
+	push(gp)
+	// Another guesser's wrong guess (one that is not the card) redraws it too.
+	for _, mv := range seatLegal(t, sv.base, room, toks[guessers[1]]) {
+		if mv.Action == "guess" && strings.Join(mv.Args, " ") != strings.Join(code.Args, " ") && mv.Args[0] != animal {
+			gp.act("mark the panel", `document.querySelector("#moves").dataset.old = "1"`)
+			post(t, sv.base+"/api/rooms/"+room+"/moves", toks[guessers[1]], map[string]any{"move": "guess " + strings.Join(mv.Args, " ")}, nil)
+			gp.waitJS("the redraw", `!document.querySelector("#moves") || !document.querySelector("#moves").dataset.old`)
+			break
+		}
+	}
+	gp.waitJS("the animal still picked", fmt.Sprintf(`document.querySelector('button[data-action="guess"].chosen') && document.querySelector('button[data-action="guess"].chosen').dataset.args === %s`, js(animal)))
+	require.NotEqual(t, "0", gp.text(`String(document.querySelectorAll('#moves button.primary[data-action="guess"]').length)`), "its numbers are offered")
+}

@@ -22,17 +22,27 @@ export function argLabel(a, st, action, game) {
   return said === undefined ? a : said;
 }
 
+// picks is what the player is in the middle of choosing, kept across the
+// state pushes that redraw the panel (another player's move, the
+// microphone's news), by action: the first half of a two-step move, and
+// what a game's own pickers keep (a code half counted, a card picked). A
+// move sent forgets them all, and a pick goes with its action when the
+// seat may no longer make it.
+export const picks = new Map();
+
 // movesEl is the seat's moves panel, or null when it has none. game is the
 // game's page module (loadGame).
-export function movesEl(st, send, game) {
+export function movesEl(st, sendMove, game) {
   const legal = st.legal || [];
   if (!legal.length) return null;
   const hooks = (game && game.moves) || {};
+  const send = (m) => { picks.clear(); return sendMove(m); };
   const byAction = new Map();
   for (const m of legal) {
     if (!byAction.has(m.action)) byAction.set(m.action, []);
     byAction.get(m.action).push(m);
   }
+  for (const a of [...picks.keys()]) if (!byAction.has(a)) picks.delete(a);
   const groups = [], quiet = [];
   const sure = hooks.sure || {};
   if (hooks.take) groups.push(...[].concat(hooks.take(st, byAction, send) || []));
@@ -57,15 +67,19 @@ export function movesEl(st, send, game) {
     } else {
       const firsts = [...new Set(moves.map((m) => m.args[0]))];
       const second = h("div.moves");
+      const choose = (f, b) => {
+        picks.set(action, f);
+        firstRow.querySelectorAll("button").forEach((x) => x.classList.remove("chosen"));
+        b.classList.add("chosen");
+        fill(second, ...moves.filter((m) => m.args[0] === f).map((m) =>
+          button(m, "button.primary", m.args.slice(1).map((a) => argLabel(a, st, action, game)))));
+      };
       const firstRow = h("div.moves", firsts.map((f) => {
-        const b = h("button", { "data-action": action, "data-args": f, onclick: () => {
-          firstRow.querySelectorAll("button").forEach((x) => x.classList.remove("chosen"));
-          b.classList.add("chosen");
-          fill(second, ...moves.filter((m) => m.args[0] === f).map((m) =>
-            button(m, "button.primary", m.args.slice(1).map((a) => argLabel(a, st, action, game)))));
-        } }, argLabel(f, st, action, game));
+        const b = h("button", { "data-action": action, "data-args": f, onclick: () => choose(f, b) }, argLabel(f, st, action, game));
         return b;
       }));
+      const kept = firstRow.querySelector(`button[data-args="${CSS.escape(String(picks.get(action) ?? ""))}"]`);
+      if (kept) choose(picks.get(action), kept);
       box.append(firstRow, second);
     }
     groups.push(box);
