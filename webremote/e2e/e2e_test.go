@@ -910,18 +910,13 @@ func (s *tallyState) Audit() error        { return nil }
 // its Info, with no file of the pages touched.
 func TestAGamesOwnPageModuleShowsItsView(t *testing.T) {
 	sv := serveAndBrowse(t, 2*time.Minute, tally{})
-	var created struct{ Room, Host_token string }
-	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "tally", "players": 2}, &created)
-	var ann struct{ Token string }
-	post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": "Ann"}, &ann)
-	post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": "Bob"}, nil)
-	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
-	post(t, sv.base+"/api/rooms/"+created.Room+"/moves", ann.Token, map[string]any{"move": "add"}, nil)
+	room, _, toks := startedRoom(t, sv.base, "tally", "Ann", "Bob")
+	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[0], map[string]any{"move": "add"}, nil)
 
 	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
 	defer cancel()
 	p := page{t, "tally table", c}
-	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+room))
 	p.waitJS("the tally's own view", `document.querySelector("#tally") && document.querySelector("#tally").textContent === "The count is 1."`)
 	p.noLeftovers()
 }
@@ -940,39 +935,81 @@ func seatLegal(t *testing.T, base, room, tok string) []game.Move {
 	return st.Legal
 }
 
+// roomOf creates a room of game with players seats, in which names join,
+// and returns its code, the host's token and the seats' tokens.
+func roomOf(t *testing.T, base, game string, players int, names ...string) (room, host string, toks []string) {
+	t.Helper()
+	var created struct{ Room, Host_token string }
+	post(t, base+"/api/rooms", "", map[string]any{"game": game, "players": players}, &created)
+	for _, n := range names {
+		var j struct{ Token string }
+		post(t, base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, &j)
+		require.NotEmpty(t, j.Token, "%q may join", n)
+		toks = append(toks, j.Token)
+	}
+	return created.Room, created.Host_token, toks
+}
+
+// startedRoom is roomOf with as many seats as names, started.
+func startedRoom(t *testing.T, base, game string, names ...string) (room, host string, toks []string) {
+	t.Helper()
+	room, host, toks = roomOf(t, base, game, len(names), names...)
+	post(t, base+"/api/rooms/"+room+"/start", host, map[string]any{}, nil)
+	return room, host, toks
+}
+
+// seatPhone opens the room's phone page on a 360×740 phone as the seat of
+// tok, closed when the test ends.
+func seatPhone(t *testing.T, sv served, room, tok, name string) page {
+	t.Helper()
+	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := page{t, name, c}
+	p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(sv.lan+"/j/"+room))
+	p.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s); location.reload()`, room, js(tok)))
+	return p
+}
+
+// fits fails when p is wider than its screen (naming what sticks out) or,
+// with boxes, when an element is wider than its box.
+func fits(t *testing.T, p page, what string, boxes bool) {
+	t.Helper()
+	var m struct {
+		Page, View int
+		Over       []string
+	}
+	require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
+	require.LessOrEqual(t, m.Page, m.View, "%s: the page is wider than the screen: %s", what, p.text(`JSON.stringify(window.wideOnes)`))
+	if boxes {
+		require.Empty(t, m.Over, "%s: elements wider than their box", what)
+	}
+}
+
 // TestInsomniasAnswersReadOnEveryScreen: with the default options the card
 // shown is private, so the table hears only the answer. It shows the
 // answer ("higher"), never "undefined: higher", and only the voice being
 // asked stands out as in turn.
 func TestInsomniasAnswersReadOnEveryScreen(t *testing.T) {
 	sv := serveAndBrowse(t, 2*time.Minute)
-	var created struct{ Room, Host_token string }
-	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "insomnia", "players": 4}, &created)
-	var toks []string
-	for _, n := range []string{"Sleeper", "Bob", "Cy", "Di"} {
-		var j struct{ Token string }
-		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, &j)
-		toks = append(toks, j.Token)
-	}
-	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
-	legal := seatLegal(t, sv.base, created.Room, toks[0])
+	room, _, toks := startedRoom(t, sv.base, "insomnia", "Sleeper", "Bob", "Cy", "Di")
+	legal := seatLegal(t, sv.base, room, toks[0])
 	require.NotEmpty(t, legal, "the sleeper shows a card first")
 	show := legal[0]
-	post(t, sv.base+"/api/rooms/"+created.Room+"/moves", toks[0], map[string]any{"move": show.Action + " " + strings.Join(show.Args, " ")}, nil)
+	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[0], map[string]any{"move": show.Action + " " + strings.Join(show.Args, " ")}, nil)
 
 	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
 	defer cancel()
 	p := page{t, "insomnia table", c}
-	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+room))
 	p.waitJS("the asked voice", `document.querySelectorAll("[data-voice].turn").length === 1`)
 	require.Equal(t, show.Args[0], p.text(`document.querySelector("[data-voice].turn").dataset.voice`), "the voice asked is the one in turn")
 
 	var said string
 	for _, tok := range toks[1:] {
-		for _, mv := range seatLegal(t, sv.base, created.Room, tok) {
+		for _, mv := range seatLegal(t, sv.base, room, tok) {
 			if said == "" && len(mv.Args) == 0 {
 				said = mv.Action
-				post(t, sv.base+"/api/rooms/"+created.Room+"/moves", tok, map[string]any{"move": mv.Action}, nil)
+				post(t, sv.base+"/api/rooms/"+room+"/moves", tok, map[string]any{"move": mv.Action}, nil)
 			}
 		}
 	}
@@ -1000,11 +1037,7 @@ const layout = `(() => {
 func TestTheTableFitsALaptopAndAPhone(t *testing.T) {
 	sv := serveAndBrowse(t, 2*time.Minute)
 	out := artifacts(t)
-	var created struct{ Room, Host_token string }
-	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 6}, &created)
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, nil)
-	}
+	room, host, _ := roomOf(t, sv.base, "woodlouse", 6, "Ann", "Bob", "Cy")
 	for _, size := range []struct {
 		name string
 		w, h int64
@@ -1013,19 +1046,10 @@ func TestTheTableFitsALaptopAndAPhone(t *testing.T) {
 			c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
 			defer cancel()
 			p := page{t, "table " + size.name, c}
-			p.do(chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(sv.base+"/t/"+created.Room+"#host="+created.Host_token))
+			p.do(chromedp.EmulateViewport(size.w, size.h), chromedp.Navigate(sv.base+"/t/"+room+"#host="+host))
 			p.waitJS("the lobby", `document.querySelector("#start") && document.querySelector("img.qr").complete`)
-			var m struct {
-				Page, View int
-				Over       []string
-			}
-			check := func(what string) {
-				require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
-				require.LessOrEqual(t, m.Page, m.View, "%s: the page is wider than the screen: %s", what, p.text(`JSON.stringify(window.wideOnes)`))
-				require.Empty(t, m.Over, "%s: elements wider than their box", what)
-			}
 			p.shot(out, "table-lobby-"+size.name+".png")
-			check("the lobby")
+			fits(t, p, "the lobby", true)
 			if size.name != "phone" {
 				bottom := p.text(`String(Math.round(document.querySelector("#start").getBoundingClientRect().bottom))`)
 				require.LessOrEqual(t, atoi(t, bottom), int(size.h), "the Start button is above the fold")
@@ -1033,7 +1057,7 @@ func TestTheTableFitsALaptopAndAPhone(t *testing.T) {
 			}
 			p.act("open the host's controls", `ready("#host-panel summary").click()`)
 			p.shot(out, "table-host-"+size.name+".png")
-			check("the host's controls open")
+			fits(t, p, "the host's controls open", true)
 		})
 	}
 }
@@ -1053,45 +1077,21 @@ func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
 	sv := serveAndBrowse(t, 3*time.Minute)
 	out := artifacts(t)
 	long, arabic, chef := strings.Repeat("W", 24), "مرحبا", "👨‍🍳"
-	var created struct{ Room, Host_token string }
-	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &created)
-	var toks []string
-	for _, n := range []string{long, arabic, chef} {
-		var j struct{ Token string }
-		post(t, sv.base+"/api/rooms/"+created.Room+"/join", "", map[string]any{"name": n}, &j)
-		require.NotEmpty(t, j.Token, "%q may join", n)
-		toks = append(toks, j.Token)
-	}
-	post(t, sv.base+"/api/rooms/"+created.Room+"/start", created.Host_token, map[string]any{}, nil)
+	room, _, toks := startedRoom(t, sv.base, "woodlouse", long, arabic, chef)
 	for i, tok := range toks {
-		c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
-		p := page{t, fmt.Sprintf("phone %d", i), c}
-		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(sv.lan+"/j/"+created.Room))
-		p.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s); location.reload()`, created.Room, js(tok)))
+		p := seatPhone(t, sv, room, tok, fmt.Sprintf("phone %d", i))
 		p.waitJS("the seat", `document.querySelector("#me") && document.querySelector(".panel .players")`)
-		var m struct {
-			Page, View int
-			Over       []string
-		}
-		require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
 		p.shot(out, fmt.Sprintf("names-phone-%d.png", i))
-		require.LessOrEqual(t, m.Page, m.View, "phone %d is wider than its screen: %s", i, p.text(`JSON.stringify(window.wideOnes)`))
+		fits(t, p, fmt.Sprintf("phone %d", i), false)
 		require.Equal(t, "BDI", p.text(`document.querySelector(".players .who").tagName`), "names are isolated")
 		p.noLeftovers()
-		p.shot(out, fmt.Sprintf("names-phone-%d.png", i))
-		cancel()
 	}
 	c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
 	defer cancel()
 	p := page{t, "table", c}
-	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+created.Room))
+	p.do(chromedp.EmulateViewport(1366, 768), chromedp.Navigate(sv.lan+"/t/"+room))
 	p.waitJS("the score piles", `document.querySelectorAll(".players .who").length >= 3`)
-	var m struct {
-		Page, View int
-		Over       []string
-	}
-	require.NoError(t, json.Unmarshal([]byte(p.text(layout)), &m))
-	require.LessOrEqual(t, m.Page, m.View, "the table is wider than its screen: %s", p.text(`JSON.stringify(window.wideOnes)`))
+	fits(t, p, "the table", false)
 	pile := p.text(fmt.Sprintf(`[...document.querySelectorAll(".player")].map((e) => e.innerText).find((s) => s.includes(%s)) || ""`, js(arabic)))
 	require.True(t, strings.HasPrefix(pile, arabic+":"), "the Arabic name first, then its cards: %q", pile)
 	p.shot(out, "names-table.png")
@@ -1103,16 +1103,7 @@ func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
 // picking is still there.
 func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 	sv := serveAndBrowse(t, 2*time.Minute)
-	var created struct{ Room, Host_token string }
-	post(t, sv.base+"/api/rooms", "", map[string]any{"game": "woodlouse", "players": 3}, &created)
-	room := created.Room
-	var toks []string
-	for _, n := range []string{"Ann", "Bob", "Cy"} {
-		var j struct{ Token string }
-		post(t, sv.base+"/api/rooms/"+room+"/join", "", map[string]any{"name": n}, &j)
-		toks = append(toks, j.Token)
-	}
-	post(t, sv.base+"/api/rooms/"+room+"/start", created.Host_token, map[string]any{}, nil)
+	room, _, toks := startedRoom(t, sv.base, "woodlouse", "Ann", "Bob", "Cy")
 	trainer, guessers := -1, []int{}
 	for i, tok := range toks {
 		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
@@ -1123,11 +1114,7 @@ func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, trainer, 0)
 	phone := func(tok string) page {
-		c, cancel := chromedp.NewContext(sv.root, chromedp.WithNewBrowserContext())
-		t.Cleanup(cancel)
-		p := page{t, "phone", c}
-		p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)), chromedp.Navigate(sv.lan+"/j/"+room))
-		p.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s); location.reload()`, room, js(tok)))
+		p := seatPhone(t, sv, room, tok, "phone")
 		p.waitJS("the moves", `document.querySelector("#moves")`)
 		return p
 	}
