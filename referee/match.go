@@ -23,6 +23,16 @@ var ErrNotYourTurn = game.ErrNotYourTurn
 // ErrNoSeat is returned (wrapped) for a move from a seat the match lacks.
 var ErrNoSeat = errors.New("no such seat")
 
+// The reasons Sit seats nobody (wrapped, with the game's name), besides
+// game.ErrOver once the game has ended.
+var (
+	// ErrNoLateJoin: the game takes no new player once started (it
+	// declares no game.Info.SeatAction).
+	ErrNoLateJoin = errors.New("cannot take a new player mid-game")
+	// ErrTableFull: the match has the game's most players already.
+	ErrTableFull = errors.New("every seat is taken")
+)
+
 // EventLog is how many recent events a match keeps for resyncing clients.
 const EventLog = 200
 
@@ -70,17 +80,51 @@ func New(g game.Game, cfg game.Config, names []string) (*Match, error) {
 }
 
 // Replay sets up a match and applies moves in order, as after a restart.
+// names are every seat's, latecomers' included: the match starts with
+// those but the last k, k being the number of the game's seat moves
+// (game.Info.SeatAction) among moves, and each seat move seats the next.
 func Replay(g game.Game, cfg game.Config, names []string, moves []game.Move) (*Match, error) {
-	m, err := New(g, cfg, names)
+	in := g.Info()
+	sits := 0
+	for _, mv := range moves {
+		if in.IsSeatMove(mv) {
+			sits++
+		}
+	}
+	if sits > len(names) {
+		return nil, fmt.Errorf("%d players sit down during the game, but only %d names are given", sits, len(names))
+	}
+	m, err := New(g, cfg, names[:len(names)-sits])
 	if err != nil {
 		return nil, err
 	}
 	for i, mv := range moves {
+		if in.IsSeatMove(mv) {
+			if mv.Seat != len(m.names) {
+				return nil, fmt.Errorf("replaying move %d (%s): the next seat is %d", i+1, mv, len(m.names))
+			}
+			if len(mv.Args) != 0 {
+				return nil, fmt.Errorf("replaying move %d (%s): a seat move has no arguments", i+1, mv)
+			}
+			if _, _, _, err := m.Sit(names[len(m.names)]); err != nil {
+				return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, mv, err)
+			}
+			continue
+		}
 		if _, _, err := m.Apply(mv); err != nil {
 			return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, mv, err)
 		}
 	}
 	return m, nil
+}
+
+// Clone is a copy of the match that shares nothing with it: moves made on
+// the copy (a change tried before it is saved) leave the match alone.
+func (m *Match) Clone() *Match {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return &Match{g: m.g, cfg: m.cfg, names: slices.Clone(m.names), s: m.s.Clone(),
+		moves: slices.Clone(m.moves), events: slices.Clone(m.events)}
 }
 
 // Game is the match's game.
@@ -145,12 +189,57 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 	}
 	evs, err := m.s.Apply(mv)
 	if err != nil {
-		var r *game.RefusedError
-		if errors.As(err, &r) {
-			return len(m.moves), nil, &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names), Turn: r.Turn}
-		}
-		return len(m.moves), nil, err
+		return len(m.moves), nil, m.named(err)
 	}
+	seq, out := m.record(mv, evs)
+	return seq, out, nil
+}
+
+// Sit seats a latecomer called name in a game in progress, when the game
+// takes one (game.Info.SeatAction): the game's seat move is made in the
+// name of the new seat, the last one, and recorded among the moves like
+// any other (Replay makes it again). It is refused, changing nothing, when
+// the game takes nobody once started (ErrNoLateJoin), has its most players
+// (ErrTableFull), is over (game.ErrOver), or its rules refuse the move.
+func (m *Match) Sit(name string) (seat, seq int, evs []Logged, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	in := m.g.Info()
+	seat = len(m.names)
+	switch {
+	case !in.LateJoin():
+		return -1, len(m.moves), nil, fmt.Errorf("%s %w", in.Name, ErrNoLateJoin)
+	case m.s.Over():
+		return -1, len(m.moves), nil, game.ErrOver
+	case seat >= in.MaxPlayers:
+		return -1, len(m.moves), nil, fmt.Errorf("%s is for at most %d players: %w", in.Name, in.MaxPlayers, ErrTableFull)
+	}
+	mv := game.Move{Seat: seat, Action: in.SeatAction}
+	// The name is the seat's before the move, so that its events name it.
+	// The turn is not checked: the seat is new.
+	m.names = append(m.names, name)
+	gevs, err := m.s.Apply(mv)
+	if err != nil {
+		err = m.named(err) // the newcomer's name too
+		m.names = m.names[:seat]
+		return -1, len(m.moves), nil, err
+	}
+	seq, evs = m.record(mv, gevs)
+	return seat, seq, evs, nil
+}
+
+// named is a game's refusal with the seats' names in its reason.
+func (m *Match) named(err error) error {
+	var r *game.RefusedError
+	if errors.As(err, &r) {
+		return &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names), Turn: r.Turn}
+	}
+	return err
+}
+
+// record keeps an accepted move and its events, named: the new sequence
+// number and the events.
+func (m *Match) record(mv game.Move, evs []game.Event) (int, []Logged) {
 	m.moves = append(m.moves, mv)
 	seq := len(m.moves)
 	out := make([]Logged, len(evs))
@@ -162,7 +251,7 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 	if extra := len(m.events) - EventLog; extra > 0 {
 		m.events = slices.Delete(m.events, 0, extra)
 	}
-	return seq, out, nil
+	return seq, out
 }
 
 func (m *Match) name(seat int) string { return game.Names(game.Seat(seat), m.names) }

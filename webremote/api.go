@@ -152,16 +152,19 @@ func (s *Server) roomOf(c *fiber.Ctx) (*room, *apiError) {
 }
 
 // gameEntry is a game of GET /api/games; Tool marks a helper for any game
-// (the dealer, "deck") rather than a game of its own.
+// (the dealer, "deck") rather than a game of its own, and LateJoin a game
+// that takes new players while it is played (it declares a seat_action).
 type gameEntry struct {
 	game.Info
-	Tool bool `json:"tool,omitempty"`
+	Tool     bool `json:"tool,omitempty"`
+	LateJoin bool `json:"late_join,omitempty"`
 }
 
 func (s *Server) games(c *fiber.Ctx) error {
 	infos := []gameEntry{}
 	for _, g := range s.gameList() {
-		infos = append(infos, gameEntry{Info: g.Info(), Tool: isTool(g)})
+		in := g.Info()
+		infos = append(infos, gameEntry{Info: in, Tool: isTool(g), LateJoin: in.LateJoin()})
 	}
 	return c.JSON(infos)
 }

@@ -210,6 +210,21 @@ func TestAnEighthGamePlugsInByDeclaringWhatItNeeds(t *testing.T) {
 		types = append(types, e.Type)
 	}
 	assert.Subset(t, types, []string{"drew", "time", "win"})
+	// The pages get what is said and how it sounds with each event: the
+	// table shows the win as a headline, in the chime's colour.
+	var loud struct {
+		Events []struct{ Type, Say, Tone string } `json:"events"`
+	}
+	require.NoError(t, jsonUnmarshal(call(t, s, "GET", "/api/rooms/"+code+"/table", "", nil).body, &loud))
+	for _, e := range loud.Events {
+		switch e.Type {
+		case "win":
+			assert.Regexp(t, `^(Ann|Bob) wins with a \d+\.$`, e.Say)
+			assert.Equal(t, "good", e.Tone)
+		default:
+			assert.Empty(t, e.Say+e.Tone, "%s is only shown", e.Type)
+		}
+	}
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		mu.Lock()
 		n := len(said)

@@ -120,6 +120,7 @@ func (r *room) kick(tok string, seat *int) *apiError {
 	} else {
 		next.seats[n] = &player{name: p.name} // vacant: the seat keeps its name for the game
 	}
+	next.addNote("removed", p.name+" was removed by the host")
 	if err := r.saveLocked("kick", next); err != nil {
 		return err
 	}
@@ -159,6 +160,11 @@ func (r *room) swap(tok string, a, b *int) *apiError {
 	next := r.recLocked()
 	next.seats = slices.Clone(r.seats)
 	next.seats[*a], next.seats[*b] = next.seats[*b], next.seats[*a]
+	if other := r.seats[*b]; other != nil {
+		next.addNote("swapped", fmt.Sprintf("%s and %s swap places", r.seats[*a].name, other.name))
+	} else {
+		next.addNote("swapped", fmt.Sprintf("%s moves to seat %d", r.seats[*a].name, *b+1))
+	}
 	if err := r.saveLocked("seats", next); err != nil {
 		return err
 	}

@@ -28,11 +28,15 @@ import (
 //     the status, the game's seed and round, the timers and the room's own
 //     events. Its "seq" is the number of moves the game had then.
 //   - "move": one accepted move, its id (when the phone gave one) and the
-//     seq it made.
+//     seq it made. The game's seat move (game.Info.SeatAction: a latecomer
+//     sits down at a new seat) also carries the new seat, "sit": its name
+//     and its token's SHA-256, so the seats are the last room record's
+//     and those of the sits after it, and no room record need follow.
 //
-// Resuming reads the records in order: the last room record is the room,
-// the move records after the room record that started its round are the
-// game, replayed from the seed with referee.Replay. A torn last record is cut
+// Resuming reads the records in order: the last room record is the room
+// (with the seats the sits after it add), the move records after the room
+// record that started its round are the game, replayed from the seed with
+// referee.Replay (which seats each latecomer at its sit). A torn last record is cut
 // off by the journal and the room resumes from the one before. A journal is
 // thus linear in the room's changes, and a record is small whatever the
 // length of the game.
@@ -70,6 +74,8 @@ type saved struct {
 	// A move record.
 	Move *game.Move `json:"move,omitempty"`
 	ID   string     `json:"id,omitempty"`
+	// Sit is the new seat a seat move adds (a latecomer), the last one.
+	Sit *savedSeat `json:"sit,omitempty"`
 }
 
 type savedSeat struct {
@@ -113,9 +119,14 @@ func (r *room) saveLocked(why string, next roomRec) *apiError {
 	if err := r.writeLocked(why, next); err != nil {
 		return err
 	}
+	r.adoptLocked(next)
+	return nil
+}
+
+// adoptLocked makes next the room's, once it is saved.
+func (r *room) adoptLocked(next roomRec) {
 	r.status, r.locked, r.seats, r.match, r.round = next.status, next.locked, next.seats, next.match, next.round
 	r.timers, r.notes, r.noteN = next.timers, next.notes, next.noteN
-	return nil
 }
 
 // persistLocked writes the room, as it now stands, to its journal: why
@@ -149,11 +160,22 @@ func (r *room) writeLocked(why string, rec roomRec) *apiError {
 
 // persistMoveLocked writes an accepted move (the one that made seq).
 func (r *room) persistMoveLocked(mv game.Move, id string, seq int) *apiError {
+	return r.appendMoveLocked(saved{T: recMove, Seq: seq, Move: &mv, ID: id})
+}
+
+// persistSitLocked writes the game's seat move that made seq, with the new
+// seat p it adds.
+func (r *room) persistSitLocked(mv game.Move, seq int, p *player) *apiError {
+	return r.appendMoveLocked(saved{T: recMove, Seq: seq, Move: &mv, Sit: &savedSeat{Name: p.name, Token: p.token}})
+}
+
+func (r *room) appendMoveLocked(rec saved) *apiError {
 	r.touchLocked()
 	if r.journal == nil {
 		return nil
 	}
-	if err := r.journal.Append(saved{T: recMove, Seq: seq, Move: &mv, ID: id, At: r.active.UnixMilli()}); err != nil {
+	rec.At = r.active.UnixMilli()
+	if err := r.journal.Append(rec); err != nil {
 		return r.saveFailed(err)
 	}
 	return nil
@@ -270,6 +292,16 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 			}
 			if rec.Seq != len(moves)+1 {
 				return nil, fmt.Errorf("record %d: move %d follows move %d", i+1, rec.Seq, len(moves))
+			}
+			if rec.Sit != nil {
+				// A latecomer's new seat, after the room record's (and
+				// those of the sits since).
+				if rec.Move.Seat != len(cur.Seats) {
+					return nil, fmt.Errorf("record %d: a new seat %d, but the room has %d seats", i+1, rec.Move.Seat, len(cur.Seats))
+				}
+				sat := *cur
+				sat.Seats = append(slices.Clone(cur.Seats), rec.Sit)
+				cur = &sat
 			}
 			moves = append(moves, *rec.Move)
 			if rec.ID != "" {

@@ -2,6 +2,7 @@ package webremote
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -45,7 +46,16 @@ type player struct {
 	token string // hashToken of the seat's token; "" once kicked during play: the seat may be joined again
 	ids   map[string]answer
 	order []string // ids, oldest first, to forget the oldest
+	// away is when the seat's last websocket went (zero while one is open,
+	// or when none ever was): a phone back after backAfter is announced.
+	// It lives in memory only.
+	away time.Time
 }
+
+// backAfter is how long a seat's phone must have been gone for its return
+// during a game to be announced ("Bob is back"): phones sleep and wake,
+// and a moment's absence is not news.
+const backAfter = 10 * time.Second
 
 // answer is an accepted move's answer, kept by id so that a resent move is
 // answered again rather than applied twice.
@@ -168,6 +178,80 @@ func (r *room) hostLocked(tok string) *apiError {
 func (r *room) dropLocked(c *client) {
 	delete(r.clients, c)
 	c.kill()
+	r.goneLocked(c)
+}
+
+// seatOnlineLocked reports whether a websocket of seat is open.
+func (r *room) seatOnlineLocked(seat int) bool {
+	for c := range r.clients {
+		if c.who.seat == seat && !c.who.host && !c.who.watch {
+			return true
+		}
+	}
+	return false
+}
+
+// goneLocked notes, for a seat's websocket c that went, when its seat was
+// left with none.
+func (r *room) goneLocked(c *client) {
+	seat := c.who.seat
+	if seat < 0 || seat >= len(r.seats) || c.who.host || c.who.watch {
+		return
+	}
+	p := r.seats[seat]
+	if p == nil || p.token != c.key || r.seatOnlineLocked(seat) {
+		return
+	}
+	if p.away.IsZero() {
+		p.away = r.s.clock().Now()
+	}
+}
+
+// backLocked announces a seat's phone back during a game after backAfter
+// or more without a websocket ("Bob is back"), as a note of the room (no
+// journal record of its own: the next one keeps it). The caller is
+// attaching a websocket of seat w.seat, not yet among the clients.
+func (r *room) backLocked(w who) {
+	if w.seat < 0 || w.seat >= len(r.seats) || w.host || w.watch {
+		return
+	}
+	p := r.seats[w.seat]
+	if p == nil {
+		return
+	}
+	away := p.away
+	p.away = time.Time{}
+	if away.IsZero() || r.seatOnlineLocked(w.seat) || (r.status != statusPlaying && r.status != statusPaused) {
+		return
+	}
+	if r.s.clock().Now().Sub(away) >= backAfter {
+		r.addNoteLocked("back", p.name+" is back")
+	}
+}
+
+// seatLimitLocked is the most seats the room has: the players asked for
+// when it was made, or the game's most.
+func (r *room) seatLimitLocked() int {
+	if r.want > 0 {
+		return r.want
+	}
+	return r.info.MaxPlayers
+}
+
+// addNote adds a note of the room (public) to rec, a change about to be
+// saved, on a copy of its notes: the room's own are left as they are until
+// the change is.
+func (rec *roomRec) addNote(typ, text string) {
+	seq := 0
+	if rec.match != nil {
+		seq = rec.match.Seq()
+	}
+	rec.noteN++
+	notes := append(slices.Clone(rec.notes), roomEvent{Logged: referee.Logged{Seq: seq, Event: game.Event{Type: typ, Text: text}}, N: rec.noteN})
+	if extra := len(notes) - maxNotes; extra > 0 {
+		notes = notes[extra:]
+	}
+	rec.notes = notes
 }
 
 // closeTokenLocked closes the websockets of a token (by its hash) that
@@ -207,6 +291,7 @@ func (r *room) attach(c *client, since int, watch bool) *apiError {
 		return err
 	}
 	c.who = w
+	r.backLocked(w)
 	r.clients[c] = struct{}{}
 	st := r.stateLocked(w, since, -1)
 	st.Type = "state"
@@ -228,6 +313,7 @@ func (r *room) detach(c *client) {
 		return
 	}
 	delete(r.clients, c)
+	r.goneLocked(c)
 	if r.status != statusEnded {
 		r.broadcastLocked(nil) // the others see the player disconnected
 	}
@@ -254,7 +340,8 @@ func (r *room) view(tok string, since int) (state, *apiError) {
 	return r.stateLocked(w, since, -1), nil
 }
 
-// join takes the first free seat (or, once started, the first vacant one).
+// join takes the first free seat (or, once started, the first vacant one;
+// or, in a game that takes latecomers, a new one).
 func (r *room) join(name string) (int, string, *apiError) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -277,18 +364,39 @@ func (r *room) join(name string) (int, string, *apiError) {
 		}
 	}
 	if seat < 0 {
-		if r.status == statusLobby {
+		switch {
+		case r.status == statusLobby:
 			return 0, "", fail(fiber.StatusConflict, fmt.Sprintf("room %s is full (%d seats)", r.code, len(r.seats)))
+		case r.status == statusOver || r.match == nil || r.match.Over():
+			return 0, "", fail(fiber.StatusConflict, "the game is over: ask the host for a new game")
+		case !r.info.LateJoin():
+			return 0, "", fail(fiber.StatusConflict, r.info.Name+" has started and cannot take a new player mid-game: ask the host to start a new game")
+		case len(r.seats) >= r.seatLimitLocked():
+			return 0, "", fail(fiber.StatusConflict, fmt.Sprintf("room %s is full: the game has started and all %d seats are taken", r.code, len(r.seats)))
 		}
-		return 0, "", fail(fiber.StatusConflict, "the game in room "+r.code+" has started and no seat is free")
 	}
 	tok, terr := newToken()
 	if terr != nil {
 		return 0, "", fail(fiber.StatusInternalServerError, "no randomness for a token: "+terr.Error())
 	}
+	if seat < 0 {
+		seat, err := r.sitLocked(name, hashToken(tok))
+		if err != nil {
+			return 0, "", err
+		}
+		return seat, tok, nil
+	}
 	next := r.recLocked()
 	next.seats = slices.Clone(r.seats)
 	next.seats[seat] = &player{name: name, token: hashToken(tok)}
+	switch old := r.seats[seat]; {
+	case old == nil:
+		next.addNote("joined", name+" joined the room")
+	case strings.EqualFold(old.name, name):
+		next.addNote("joined", name+" takes their seat again")
+	default:
+		next.addNote("joined", name+" takes "+old.name+"'s seat")
+	}
 	if err := r.saveLocked("join", next); err != nil {
 		return 0, "", err
 	}
@@ -300,4 +408,37 @@ func (r *room) join(name string) (int, string, *apiError) {
 	r.s.logf("room %s: %s joined seat %d", r.code, name, seat)
 	r.broadcastLocked(nil)
 	return seat, tok, nil
+}
+
+// sitLocked seats a latecomer (its token's hash key) at a new seat of a
+// game in progress that takes one (game.Info.SeatAction): the game's seat
+// move, made on a copy of the match, is journalled as a move record that
+// carries the new seat, and only then are the copy and the longer list of
+// seats the room's. Its events (the game's "… sits down") are the
+// announcement.
+func (r *room) sitLocked(name, key string) (int, *apiError) {
+	m := r.match.Clone()
+	seat, seq, evs, err := m.Sit(name)
+	switch {
+	case errors.Is(err, game.ErrOver):
+		return 0, fail(fiber.StatusConflict, "the game is over: ask the host for a new game")
+	case err != nil:
+		return 0, fail(fiber.StatusConflict, fmt.Sprintf("room %s cannot seat %s: %v", r.code, name, err))
+	case seat != len(r.seats): // cannot happen: the match's seats are the room's
+		return 0, fail(fiber.StatusInternalServerError, fmt.Sprintf("the game has %d seats but the room %d", seat, len(r.seats)))
+	}
+	p := &player{name: name, token: key}
+	next := r.recLocked()
+	next.seats = append(slices.Clone(r.seats), p)
+	next.match = m
+	if err := r.persistSitLocked(m.Moves()[seq-1], seq, p); err != nil {
+		return 0, err
+	}
+	r.adoptLocked(next)
+	r.byToken[key] = seat
+	r.s.addToken(key, r)
+	r.s.logf("room %s: %s sat down at new seat %d", r.code, name, seat)
+	r.broadcastLocked(nil)
+	r.s.notify(r.code, evs)
+	return seat, nil
 }

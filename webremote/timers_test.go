@@ -183,7 +183,7 @@ func TestATimerRunningOutIsAnEventOfTheRoomForEveryone(t *testing.T) {
 	st := ws.readUntil(isDone)
 	last := st.Events[len(st.Events)-1]
 	assert.Equal(t, "The sand timer has run out.", last.Text)
-	assert.Equal(t, 1, last.N, "the room's first event of its own")
+	assert.Equal(t, 4, last.N, "the room's own events count on from its three joins in the lobby")
 	assert.Equal(t, st.Seq, last.Seq, "it carries the game's seq")
 	for _, tok := range append(toks, host) { // public
 		assert.True(t, isDone(viewOf(t, l.Server, code, tok)))
@@ -191,14 +191,14 @@ func TestATimerRunningOutIsAnEventOfTheRoomForEveryone(t *testing.T) {
 	r := call(t, l.Server, "GET", "/api/rooms/"+code+"/view?since="+itoa(st.Seq), host, nil)
 	assert.Contains(t, string(r.body), `"timer-done"`, "since the game stood at its seq")
 
-	// The next push (a timer change) does not repeat it; a second one is numbered 2.
+	// The next push (a timer change) does not repeat it; a second one is numbered one more.
 	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "flip"}).status)
 	st, _ = ws.readState()
 	assert.False(t, isDone(st), "%+v", st.Events)
 	require.Equal(t, 200, timerCall(t, l.Server, code, host, map[string]any{"name": "sand", "action": "start"}).status)
 	clock.Advance(31 * time.Second)
 	st = ws.readUntil(isDone)
-	assert.Equal(t, 2, st.Events[len(st.Events)-1].N)
+	assert.Equal(t, 5, st.Events[len(st.Events)-1].N)
 
 	// Kept with the room.
 	s2 := newTestServer(t, Config{Clock: clock, Data: dir})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/rules/game"
 )
 
@@ -28,7 +29,8 @@ type roomInfo struct {
 	Status   string       `json:"status"`
 	Locked   bool         `json:"locked"`
 	Players  []playerInfo `json:"players"`
-	Seats    int          `json:"seats"`
+	Seats    int          `json:"seats"`       // in a game under way that takes latecomers, the most it may have
+	LateJoin bool         `json:"late_join"`   // the game takes new players while it is played (game.Info.SeatAction)
 	Min      int          `json:"min_players"` // the game's fewest: the start waits for them
 	You      int          `json:"you"`
 	Host     bool         `json:"host"`
@@ -77,7 +79,11 @@ type common struct {
 
 func (r *room) commonLocked() common {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked, Hears: r.info.Hears,
-		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL()}
+		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL(),
+		LateJoin: r.info.LateJoin()}
+	if in.LateJoin && (r.status == statusPlaying || r.status == statusPaused) {
+		in.Seats = max(in.Seats, r.seatLimitLocked())
+	}
 	conns := make([]bool, len(r.seats))
 	for c := range r.clients {
 		if s := c.who.seat; s >= 0 && s < len(conns) {
@@ -141,7 +147,7 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 	snap := r.match.Snapshot(w.seat, from)
 	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result
 	for _, e := range snap.Events {
-		st.Events = append(st.Events, roomEvent{Logged: e})
+		st.Events = append(st.Events, r.loudLocked(e))
 	}
 	if st.Turn == nil {
 		st.Turn = []int{}
@@ -154,6 +160,17 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 		}
 	}
 	return st
+}
+
+// tones are the pages' names for the game's sounds.
+var tones = map[string]string{game.SoundBuzzer: "bad", game.SoundChime: "good", game.SoundAlarm: "alarm"}
+
+// loudLocked is a game's event as the pages get it: with what the referee
+// says for it and how it sounds, as the game declares them.
+func (r *room) loudLocked(e referee.Logged) roomEvent {
+	ev := roomEvent{Logged: e, Tone: tones[r.info.Sounds[e.Type]]}
+	ev.Say, _ = referee.Announcement(r.info, e)
+	return ev
 }
 
 // broadcastLocked pushes the state to every websocket client of the room

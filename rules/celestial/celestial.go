@@ -36,10 +36,12 @@ func (gameImpl) Info() game.Info {
 		ScoreText:  "tricks taken",
 		MaxPlayers: 4,
 		Options: []game.Option{
-			{Name: OptClans, Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},
-				Text: "Which clan each seat fights for: \"seats\" gives the first seat the Dragon (diamonds), the second the Phoenix (hearts), the third the White Tiger (spades) and the fourth the Tortoise (clubs); \"random\" draws a different clan for each seat from all four."},
-			{Name: OptQualify, Default: QualifyAtMost, Values: []string{QualifyAtMost, QualifyBelow},
-				Text: "When a final card counts as covered by its tricks: \"at-most\" when its value is no more than the tricks taken (as the rulebook says twice); \"below\" only when it is strictly less (as it says once)."},
+			{Name: OptClans, Label: "Each seat's clan", Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},
+				ValueText: map[string]string{ClansSeats: "By seat order", ClansRandom: "Drawn at random"},
+				Text:      "Which clan each seat fights for: \"seats\" gives the first seat the Dragon (diamonds), the second the Phoenix (hearts), the third the White Tiger (spades) and the fourth the Tortoise (clubs); \"random\" draws a different clan for each seat from all four."},
+			{Name: OptQualify, Label: "A final card is covered when it is", Default: QualifyAtMost, Values: []string{QualifyAtMost, QualifyBelow},
+				ValueText: map[string]string{QualifyAtMost: "At most the tricks taken", QualifyBelow: "Below the tricks taken"},
+				Text:      "When a final card counts as covered by its tricks: \"at-most\" when its value is no more than the tricks taken (as the rulebook says twice); \"below\" only when it is strictly less (as it says once)."},
 		},
 		// Who attacks whom, who leaves the fight, who wins.
 		Page:   page,

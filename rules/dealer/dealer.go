@@ -19,6 +19,10 @@
 //	roll DICE            dice such as 2d6 or d20+3, for everyone to see
 //	first                a random first player
 //	end                  the match is over
+//
+// A latecomer may sit down while the cards are out: the referee's "sit"
+// move (game.Info.SeatAction, never a player's), made in the name of the
+// new seat, adds a player with an empty hand, dealt in at the next deal.
 package dealer
 
 import (
@@ -47,14 +51,22 @@ func (dealerGame) Info() game.Info {
 		Name:       "Dealer and dice",
 		Summary:    "A shuffled 52-card deck dealt to the phones as private hands, with draw, discard, pass and show, dice and a random first player, for any card game.",
 		MinPlayers: 1,
-		MaxPlayers: 10,
+		MaxPlayers: maxPlayers,
 		Options: []game.Option{
-			{Name: "cards", Text: "Cards dealt to each player at the start (0 deals nothing).", Default: "5", Min: 0, Max: 26},
-			{Name: "jokers", Text: "Jokers in the deck: 0, 1 or 2.", Default: "0", Values: []string{"0", "1", "2"}},
+			{Name: "cards", Label: "Cards dealt to each player", Text: "Cards dealt to each player at the start (0 deals nothing).", Default: "5", Min: 0, Max: 26},
+			{Name: "jokers", Label: "Jokers in the deck", Text: "Jokers in the deck: 0, 1 or 2.", Default: "0", Values: []string{"0", "1", "2"},
+				ValueText: map[string]string{"0": "None", "1": "One", "2": "Two"}},
 		},
-		Page: page,
+		// A player may come to the table at any time: the referee seats
+		// them (Sit), and never a phone.
+		SeatAction:     Sit,
+		RefereeActions: []string{Sit},
+		Page:           page,
 	}
 }
+
+// Sit is the referee's move that seats a latecomer (game.Info.SeatAction).
+const Sit = "sit"
 
 // State is a table of cards.
 type State struct {
@@ -179,6 +191,9 @@ func (s *State) Legal(seat int) []game.Move {
 func (s *State) Apply(m game.Move) ([]game.Event, error) {
 	if s.over {
 		return nil, game.ErrOver
+	}
+	if m.Action == Sit {
+		return s.sit(m)
 	}
 	if m.Seat < 0 || m.Seat >= s.players {
 		return nil, game.Refuse(m, "there is no seat %d", m.Seat)
@@ -309,6 +324,24 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 	return nil, game.Refuse(m, "%q is not something the dealer does: draw, discard, pass, show, take, reshuffle, deal, roll, first or end", m.Action)
 }
 
+// maxPlayers is the most seats at the table (Info.MaxPlayers).
+const maxPlayers = 10
+
+// sit seats a latecomer: seat s.players, with an empty hand.
+func (s *State) sit(m game.Move) ([]game.Event, error) {
+	switch {
+	case len(m.Args) != 0:
+		return nil, game.Refuse(m, "write it as %q, with no arguments", Sit)
+	case s.players >= maxPlayers:
+		return nil, game.Refuse(m, "the table has %d seats and every one is taken", maxPlayers)
+	case m.Seat != s.players:
+		return nil, game.Refuse(m, "a new player sits down at seat %d, the next one, not at seat %d", s.players, m.Seat)
+	}
+	s.hands = append(s.hands, nil)
+	s.players++
+	return []game.Event{{Type: "sat", Text: fmt.Sprintf("%s sits down at the table.", game.Seat(m.Seat))}}, nil
+}
+
 func (s *State) fromHand(m game.Move, arg int) (deck.Card, int, error) {
 	c, err := deck.Parse(m.Args[arg])
 	if err != nil {
@@ -397,8 +430,12 @@ func (s *State) Clone() game.State {
 	return &c
 }
 
-// Audit checks that every card is in exactly one place.
+// Audit checks that every card is in exactly one place, and that every
+// player has a hand.
 func (s *State) Audit() error {
+	if s.players < 1 || s.players > maxPlayers || len(s.hands) != s.players {
+		return fmt.Errorf("%d hands for %d players", len(s.hands), s.players)
+	}
 	seen := map[deck.Card]int{}
 	add := func(cs []deck.Card) {
 		for _, c := range cs {

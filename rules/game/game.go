@@ -15,6 +15,8 @@ package game
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -207,6 +209,12 @@ type Info struct {
 	Clocks []Clock `json:"clocks,omitempty"`
 	// Hears is what the game listens for at the table (see Hearing).
 	Hears Hearing `json:"hears"`
+	// SeatAction is the referee's move that adds a seat to a game in
+	// progress, when a latecomer sits down (see LateJoin): made in the name
+	// of the new seat (Move.Seat is the current number of players), with no
+	// arguments. It is one of RefereeActions. Empty: once started, the game
+	// takes no new player.
+	SeatAction string `json:"seat_action,omitempty"`
 	// Spoken are the event types the referee says out loud, with how
 	// (SayAll, SayClause, SaySitsDown, SayIfWon, or a phrase said first).
 	// The others are only shown.
@@ -232,19 +240,65 @@ func (in Info) Role(seat int) string {
 
 // Variant is a named set of rules, such as woodlouse "easier".
 type Variant struct {
-	ID   string `json:"id"`
+	ID string `json:"id"`
+	// Name is what a person picks it by, in a word or two ("Easier").
+	Name string `json:"name"`
+	// Text says what the variant changes, in full: pages show it whole.
 	Text string `json:"text"`
 }
 
 // Option is a setting that changes play, with its allowed values. Values
 // nil means any whole number from Min to Max.
 type Option struct {
-	Name    string   `json:"name"`
+	Name string `json:"name"`
+	// Label is what the setting is called on a page, in a few words ("Jokers
+	// in the deck"), not its Name.
+	Label string `json:"label"`
+	// Text explains the setting and each of its values in full.
 	Text    string   `json:"text"`
 	Default string   `json:"default"`
 	Values  []string `json:"values,omitempty"`
-	Min     int      `json:"min,omitempty"`
-	Max     int      `json:"max,omitempty"`
+	// ValueText is what each of Values reads as on a page, in a few words
+	// ("free-guess": "One free guess on that card"). Every value has one
+	// when Values is set; an option of whole numbers has none.
+	ValueText map[string]string `json:"value_text,omitempty"`
+	Min       int               `json:"min,omitempty"`
+	Max       int               `json:"max,omitempty"`
+	// Variants are the variants the option changes anything in; empty
+	// means all of them (and a game without variants leaves it empty).
+	Variants []string `json:"variants,omitempty"`
+	// MinPlayers and MaxPlayers bound the player counts the option changes
+	// anything at; 0 leaves that side to the game's own range. An option
+	// set where it does not apply is still accepted, and changes nothing.
+	MinPlayers int `json:"min_players,omitempty"`
+	MaxPlayers int `json:"max_players,omitempty"`
+}
+
+// AppliesTo reports whether the option changes anything in a match of the
+// variant (an id, as Resolve returns it; "" for a game without variants)
+// with players players. A players of 0 or less is a count not known yet,
+// and only the variant is judged.
+func (o Option) AppliesTo(variant string, players int) bool {
+	if len(o.Variants) > 0 && !slices.Contains(o.Variants, variant) {
+		return false
+	}
+	if players <= 0 {
+		return true
+	}
+	if o.MinPlayers > 0 && players < o.MinPlayers {
+		return false
+	}
+	return o.MaxPlayers == 0 || players <= o.MaxPlayers
+}
+
+// Clone is a copy of the option that shares nothing with it, so that a
+// game's Info can hand out its options without letting callers change its
+// catalogue.
+func (o Option) Clone() Option {
+	o.Values = slices.Clone(o.Values)
+	o.ValueText = maps.Clone(o.ValueText)
+	o.Variants = slices.Clone(o.Variants)
+	return o
 }
 
 // ErrOver is returned (wrapped) by Apply once the game has ended.

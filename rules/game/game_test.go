@@ -137,3 +137,42 @@ func TestEveryNotYourTurnRefusalIsOneKind(t *testing.T) {
 	assert.NotErrorIs(t, other, ErrNotYourTurn)
 	assert.True(t, IsTurnRefusal(fmt.Errorf("Bob: %w", ErrNotYourTurn)), "the referee's own")
 }
+
+func TestOptionAppliesToItsVariantsAndPlayerCounts(t *testing.T) {
+	everywhere := Option{Name: "reshuffle"}
+	assert.True(t, everywhere.AppliesTo("basic", 3))
+	assert.True(t, everywhere.AppliesTo("", 6))
+
+	easy := Option{Name: "cards", Variants: []string{"easier", "even-easier"}}
+	assert.True(t, easy.AppliesTo("easier", 4))
+	assert.True(t, easy.AppliesTo("even-easier", 4))
+	assert.False(t, easy.AppliesTo("basic", 4))
+	assert.False(t, easy.AppliesTo("", 4), "the variant must be named to match")
+
+	few := Option{Name: "small-table", MaxPlayers: 5}
+	assert.True(t, few.AppliesTo("", 3))
+	assert.True(t, few.AppliesTo("", 5))
+	assert.False(t, few.AppliesTo("", 6))
+
+	many := Option{Name: "teams", MinPlayers: 4}
+	assert.False(t, many.AppliesTo("", 3))
+	assert.True(t, many.AppliesTo("", 4))
+	assert.True(t, many.AppliesTo("", 9))
+
+	pair := Option{Name: "pair", MinPlayers: 2, MaxPlayers: 2, Variants: []string{"basic"}}
+	assert.True(t, pair.AppliesTo("basic", 2))
+	assert.False(t, pair.AppliesTo("basic", 3))
+	assert.False(t, pair.AppliesTo("harder", 2))
+	assert.True(t, pair.AppliesTo("basic", 0), "a count not known yet: only the variant is judged")
+	assert.False(t, pair.AppliesTo("harder", 0))
+}
+
+func TestOptionCloneSharesNothing(t *testing.T) {
+	o := Option{Name: "x", Values: []string{"a", "b"}, ValueText: map[string]string{"a": "A", "b": "B"}, Variants: []string{"basic"}}
+	c := o.Clone()
+	assert.Equal(t, o, c)
+	c.Values[0], c.ValueText["a"], c.Variants[0] = "z", "Z", "harder"
+	assert.Equal(t, []string{"a", "b"}, o.Values)
+	assert.Equal(t, "A", o.ValueText["a"])
+	assert.Equal(t, []string{"basic"}, o.Variants)
+}

@@ -44,6 +44,23 @@ func (c Clock) Length(in Info, opts map[string]string) (time.Duration, bool) {
 	return time.Duration(n) * c.Unit, true
 }
 
+// Latecomers. A game whose rules let a player come in while it is played
+// (the dealer: a new player sits down and is dealt in at the next deal)
+// declares Info.SeatAction, the referee's move that adds a seat. The
+// referee makes it in the name of the new seat (Move.Seat is the number of
+// players before it, so the new seat is the last one), with no arguments;
+// the State then has one player more, and its event announces the newcomer
+// ("{3} sits down at the table"). SeatAction is one of Info.RefereeActions,
+// so no phone may send it. A game that declares none takes nobody once it
+// has started; none takes more than Info.MaxPlayers.
+
+// LateJoin reports whether the game takes a new player while it is played
+// (it declares a SeatAction).
+func (in Info) LateJoin() bool { return in.SeatAction != "" }
+
+// IsSeatMove reports whether m is the game's move that adds a seat.
+func (in Info) IsSeatMove(m Move) bool { return in.SeatAction != "" && m.Action == in.SeatAction }
+
 // Hearing is what a game listens for at the table, when the referee has a
 // microphone.
 type Hearing struct {

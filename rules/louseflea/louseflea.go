@@ -65,29 +65,50 @@ var info = game.Info{
 	MaxPlayers: 6,
 	Options: []game.Option{
 		{
-			Name: OptSmallTable,
+			Name:  OptSmallTable,
+			Label: "With fewer than six players",
 			Text: "With fewer than six players: deal (all six identity cards go round the table in story order, so some players are two things at once) " +
 				"or remove (only as many identities as players are used, and the other identities' object cards leave the deck; long games at 3 or 4 players).",
 			Default: SmallTableDeal,
 			Values:  []string{SmallTableDeal, SmallTableRemove},
+			ValueText: map[string]string{
+				SmallTableDeal:   "Deal all six identities",
+				SmallTableRemove: "One each (4 or 5 players)",
+			},
+			MaxPlayers: 5,
 		},
 		{
 			Name:    OptDeckOut,
+			Label:   "When the draw pile runs out",
 			Text:    "When a card must be drawn from an empty draw pile: reshuffle (the discard pile is shuffled into a new draw pile) or end (the game ends and everyone still standing shares the win).",
 			Default: DeckOutReshuffle,
 			Values:  []string{DeckOutReshuffle, DeckOutEnd},
+			ValueText: map[string]string{
+				DeckOutReshuffle: "Reshuffle the discards",
+				DeckOutEnd:       "End the game",
+			},
 		},
 		{
 			Name:    OptStand,
+			Label:   "Holding a card that answers",
 			Text:    "A player whose card was played and who holds their own card or the next one: must (has to play one and stay standing) or choice (may sit down on purpose and play any other card).",
 			Default: StandMust,
 			Values:  []string{StandMust, StandChoice},
+			ValueText: map[string]string{
+				StandMust:   "Must play it and stand",
+				StandChoice: "May sit down instead",
+			},
 		},
 		{
 			Name:    OptStartSpecials,
+			Label:   "Specials turned up at the start",
 			Text:    "Louse, flea and spring cards turned up while looking for the start card: discard (they go on the discard pile) or shuffle (they are shuffled back into the draw pile).",
 			Default: StartSpecialsDiscard,
 			Values:  []string{StartSpecialsDiscard, StartSpecialsShuffle},
+			ValueText: map[string]string{
+				StartSpecialsDiscard: "Discard them",
+				StartSpecialsShuffle: "Shuffle them back in",
+			},
 		},
 	},
 	// Who is called on (to answer or sit down), and a play only when its
@@ -100,6 +121,9 @@ var info = game.Info{
 func (gameImpl) Info() game.Info {
 	i := info
 	i.Options = slices.Clone(info.Options)
+	for k := range i.Options {
+		i.Options[k] = info.Options[k].Clone()
+	}
 	i.Spoken = maps.Clone(info.Spoken)
 	i.Sounds = maps.Clone(info.Sounds)
 	return i

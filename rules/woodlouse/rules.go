@@ -38,16 +38,19 @@ var info = game.Info{
 	ScoreText:  "score cards at the end",
 	MaxPlayers: 6,
 	Variants: []game.Variant{
-		{ID: Basic, Text: "Four of the five animals (40 cards); the animal left out is drawn at random."},
-		{ID: Harder, Text: "All five animals (50 cards) and five sequence cards."},
-		{ID: Easier, Text: "Three animals (30 cards) and a draw pile of 12 cards."},
-		{ID: EvenEasier, Text: "The easier game (or the basic one, by option), and the sequence cards keep their order all game."},
+		{ID: Basic, Name: "Basic", Text: "Four of the five animals (40 cards); the animal left out is drawn at random."},
+		{ID: Harder, Name: "Harder", Text: "All five animals (50 cards) and five sequence cards."},
+		{ID: Easier, Name: "Easier", Text: "Three animals (30 cards) and a draw pile of 12 cards."},
+		{ID: EvenEasier, Name: "Even easier", Text: "The easier game (or the basic one, by option), and the sequence cards keep their order all game."},
 	},
 	Options: []game.Option{
-		{Name: OptAfterLastCard, Default: FreeGuess, Values: []string{FreeGuess, Stop},
-			Text: "A guesser who pays away their last score card: may still make one free guess on that card (free-guess), or is done guessing on that card (stop)."},
-		{Name: OptEvenEasierCards, Default: "30", Values: []string{"30", "40"},
-			Text: "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
+		{Name: OptAfterLastCard, Label: "After paying your last card", Default: FreeGuess, Values: []string{FreeGuess, Stop},
+			ValueText: map[string]string{FreeGuess: "One free guess on that card", Stop: "Done guessing on that card"},
+			Text:      "A guesser who pays away their last score card: may still make one free guess on that card (free-guess), or is done guessing on that card (stop)."},
+		{Name: OptEvenEasierCards, Label: "Cards in the even easier game", Default: "30", Values: []string{"30", "40"},
+			ValueText: map[string]string{"30": "30 cards, three animals", "40": "40 cards, four animals"},
+			Variants:  []string{EvenEasier},
+			Text:      "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
 	},
 	// The trainer's codes are heard at the table: each becomes a "code"
 	// move (bangs, claps).
@@ -70,7 +73,7 @@ func (Rules) Info() game.Info {
 	in.Spoken = maps.Clone(info.Spoken)
 	in.Sounds = maps.Clone(info.Sounds)
 	for i := range in.Options {
-		in.Options[i].Values = slices.Clone(info.Options[i].Values)
+		in.Options[i] = info.Options[i].Clone()
 	}
 	return in
 }
