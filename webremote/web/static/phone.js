@@ -1,6 +1,6 @@
 // The phone: join a room with a name, then show this seat's private view,
 // whose turn it is and what the player can do, as big buttons.
-import { tick, $, h, fill, toast, turnText, waitingText, viewEl, eventsEl, timersEl, named, noteServerTime } from "/static/ui.js";
+import { tick, $, h, fill, toast, turnText, waitingText, viewEl, eventsEl, timersEl, named, noteServerTime, headParts } from "/static/ui.js";
 import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
 import { movesEl } from "/static/moves.js";
 import { hearingEl } from "/static/hearing.js";
@@ -9,6 +9,9 @@ const room = roomFromPath();
 const key = "tableref.seat." + room;
 const app = $("#app");
 let conn = null, last = null, wasMyTurn = false, game = {};
+// result is what this phone's last move did, shown as a banner across the
+// top for a few seconds: {e: the event, until: ms}.
+let result = null;
 
 function joinForm(message) {
   const name = h("input", { id: "name", maxlength: "24", autocomplete: "nickname", placeholder: "Your name", required: true });
@@ -104,6 +107,10 @@ document.addEventListener("visibilitychange", () => { if (document.visibilitySta
 function render(st) {
   last = st;
   const r = st.room;
+  // What the page shows, for tests and scripts: the game's seq and the
+  // room's status.
+  document.body.dataset.seq = st.seq;
+  document.body.dataset.status = r.status;
   const playing = r.status === "playing" && !st.over;
   const mine = (st.turn || []).includes(r.you) && playing;
   if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
@@ -113,7 +120,7 @@ function render(st) {
   let bannerClass = "banner";
   if (st.over) bannerClass += " over"; else if (r.status === "paused") bannerClass += " paused"; else if (mine) bannerClass += " you";
   const banner = h("div", { class: bannerClass, id: "banner" }, mine ? ["Your turn — ", h("bdi", name)] : turnText(st));
-  const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq);
+  const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq).then(answered);
   const moves = movesEl(st, send, game);
   // The seat's own secret (the trainer's card, a hand) comes first: it is
   // what the player looks at; the microphone's news comes after the moves.
@@ -121,11 +128,15 @@ function render(st) {
   let mineFirst = view && view.querySelector(".panel.mine");
   if (mineFirst) mineFirst.remove();
   if (moves && moves.querySelector(".cardpick")) mineFirst = null; // the hand is in the moves already
+  // The prompt first: what this seat may do now (or whom it waits for),
+  // under what its last move did and what just happened; the state below.
   fill(app,
     banner,
+    resultEl(),
+    newsEl(st),
+    moves,
     playing && !moves ? h("p.waiting", { id: "waiting" }, waitingText(st)) : null,
     mineFirst,
-    moves,
     timersEl(st),
     r.status === "lobby" ? h("div.panel", h("h2", "Players"), h("ul.events", r.players.map((p) => h("li", h("bdi", p.name)))),
       h("p.muted", "The game starts when the host starts it.")) : null,
@@ -136,11 +147,54 @@ function render(st) {
     h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, h("bdi", name))));
 }
 
+// ---- what a move did, and what just happened ----
+
+// answered shows what this phone's move did, once the server has accepted
+// it: the move's most telling event (a wrong guess, a card won) as a
+// full-width banner for a few seconds, with a buzz. Its events came with
+// the state the server pushed just before the answer.
+function answered(f) {
+  if (!f || f.type !== "ack" || !last) return;
+  const mine = log().filter((e) => e.seq === f.seq && !e.n);
+  const e = mine.find((x) => x.tone === "bad") || telling(mine);
+  if (!e) return;
+  result = { e, until: Date.now() + 5000 };
+  if (navigator.vibrate) navigator.vibrate(e.tone === "bad" ? [300, 100, 300] : e.tone === "good" ? [80, 50, 80] : 60);
+  render(last);
+  setTimeout(() => { if (result && Date.now() >= result.until) { result = null; if (last) render(last); } }, 5100);
+}
+
+const MARK = { bad: "✗ ", good: "✓ ", alarm: "⏰ " };
+
+function resultEl() {
+  if (!result || Date.now() >= result.until) return null;
+  const e = result.e;
+  const { head, more } = headParts(e, last && last.names);
+  return h("div.result" + (e.tone ? "." + e.tone : ""), { id: "result", role: "status" },
+    h("div.head", (MARK[e.tone] || "") + head), more ? h("div.more", more) : null);
+}
+
+// news is what happened last at the table that matters most (what the
+// referee says out loud, a sound, else the last event), kept until more
+// happens; newsEl shows it in one line to the phones that did not make it
+// happen.
+let news = null;
+const telling = (evs) => evs.find((x) => x.say) || evs.find((x) => x.tone) || evs[evs.length - 1];
+
+function newsEl(st) {
+  const e = news;
+  if (!e || (result && (result.e === e || result.e.seq === e.seq)) || st.room.status === "lobby") return null;
+  return h("p.news" + (e.tone ? "." + e.tone : ""), { id: "news" }, (MARK[e.tone] || "") + named(e.say || e.text, st.names));
+}
+
 // events accumulate: each state carries what came after the last one. The
 // game's page module is loaded before its first state is shown.
 const log = eventLog();
 async function onState(st) {
+  const before = new Set(log());
   st.events_all = log(st.events);
+  const fresh = st.events_all.filter((e) => !before.has(e));
+  if (fresh.length) news = telling(fresh);
   game = await loadGame(st.room.game);
   render(st);
 }

@@ -3,7 +3,7 @@
 // while people join; the announcements. With the host's key (kept from
 // creating the room) it also has the host's controls, folded away; without
 // it, it is a read-only view of the public table (a TV: /t/CODE).
-import { tick, $, h, fill, toast, turnText, viewEl, eventsEl, timersEl, named, seatColour, noteServerTime } from "/static/ui.js";
+import { tick, $, h, fill, toast, turnText, viewEl, eventsEl, timersEl, named, seatColour, noteServerTime, headParts } from "/static/ui.js";
 import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
 import { hearingEl } from "/static/hearing.js";
 
@@ -25,22 +25,61 @@ async function host(action, body, confirmText) {
 // The announcements accumulate; the game's page module is loaded before its
 // first state is shown.
 const events = eventLog();
-let log = [], game = {};
+let log = [], game = {}, seen = null, wasOver = false;
 async function onState(st) {
+  const before = seen;
   log = events(st.events);
+  seen = new Set(log);
   game = await loadGame(st.room.game);
   render(st);
+  if (before) stage(log.filter((e) => !before.has(e)), st);
+  wasOver = !!st.over;
+}
+
+// ---- the stage: what just happened, huge, for a few seconds ----
+
+// stage shows the news of a state as a headline across the screen: what
+// the referee says out loud (a wrong code, a card won, the alarm), the
+// game's end, and more quietly the room's own news (a join, a swap, a
+// phone back). Nothing is staged for the first state (a reload).
+function stage(fresh, st) {
+  const loud = fresh.filter((e) => e.say);
+  const e = loud[loud.length - 1];
+  if (st.over && !wasOver) headline({ head: st.result ? named(st.result.text, st.names) : "Game over", more: "" }, "over", 7000);
+  else if (e) headline(headParts(e, st.names), e.tone || "", 4500);
+  else {
+    const room = fresh.filter((x) => x.n && ["joined", "swapped", "back", "removed"].includes(x.type));
+    const last = room[room.length - 1] || fresh.filter((x) => x.type === "sat").pop();
+    if (last) headline({ head: named(last.text, st.names), more: "" }, "minor", 3000);
+  }
+}
+
+// headline shows a headline, its size by its length so that it fits the
+// screen whole, with the rest of the news under it.
+let headlineTimer;
+function headline({ head, more }, tone, ms) {
+  let el = $("#headline");
+  if (!el) { el = h("div", { id: "headline", role: "status", "aria-live": "assertive" }); document.body.append(el); }
+  const size = head.length <= 24 ? "" : head.length <= 60 ? " long" : " longer";
+  el.className = "show" + (tone ? " " + tone : "") + size;
+  fill(el, h("div.head", head), more ? h("div.more", more) : null);
+  clearTimeout(headlineTimer);
+  headlineTimer = setTimeout(() => el.classList.remove("show"), ms);
 }
 
 function render(st) {
   const r = st.room;
+  // What the page shows, for tests and scripts: the game's seq and the
+  // room's status.
+  document.body.dataset.seq = st.seq;
+  document.body.dataset.status = r.status;
   const isHost = !!r.host;
   const lobby = r.status === "lobby";
   // The server's join address (its LAN address), as in the QR code: this
   // screen's own origin may be 127.0.0.1, which phones cannot reach.
   const joinURL = r.join_url || `${location.origin}/j/${r.code}`;
   const taken = r.players.map((p) => p.seat);
-  const players = h("div.players", r.players.map((p, i) => h("div.player" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : "") + (p.connected ? "" : ".away"), { "data-seat": p.seat },
+  const players = h("div.players", r.players.map((p, i) => h("div.player.seatchip" + ((st.turn || []).includes(p.seat) && !lobby ? ".turn" : "") + (p.connected ? "" : ".away"), { "data-seat": p.seat },
     h("bdi.who", { style: `--c:${seatColour(i)}`, title: p.name }, p.name), p.vacant ? " (left)" : !p.connected ? " (offline)" : "",
     isHost && lobby && i > 0 ? h("button.small", { title: `move ${p.name} earlier`, "data-move-earlier": p.seat, onclick: () => host("seat", { seat: p.seat, to: taken[i - 1] }) }, "◀") : null,
     isHost && lobby && i < taken.length - 1 ? h("button.small", { title: `move ${p.name} later`, onclick: () => host("seat", { seat: p.seat, to: taken[i + 1] }) }, "▶") : null,
@@ -55,7 +94,7 @@ function render(st) {
 
   const main = lobby
     ? h("div",
-      h("div", { class: "banner", id: "banner" }, `Scan the code to join — ${turnText(st).toLowerCase()}`),
+      h("div", { class: "banner", id: "banner" }, isHost ? "Scan the code to join" : "Scan the code to join — the host starts the game"),
       join,
       h("div.panel", h("h2", `Players: ${r.players.length} joined, ${r.seats} seats`), players,
         isHost ? h("p.muted", "The order here is the order of play (◀ ▶ to change it).") : null,

@@ -161,3 +161,18 @@ function show(el) {
 
 // tick redraws the running timers between the server's pushes.
 export function tick() { document.querySelectorAll("[data-timer]").forEach(show); }
+
+// headParts splits an event into a headline and the rest, for the table's
+// stage and a phone's result banner: a short exclamation said first ("Wrong
+// code!") is the headline, else what the referee says (its first sentence
+// or clause), else the whole text; the rest is what the text adds.
+export function headParts(e, names) {
+  const text = named(e.text, names).trim();
+  const say = e.say ? named(e.say, names).trim() : "";
+  const cry = say.match(/^(.{1,24}?!)\s+(.+)$/);
+  if (cry) return { head: cry[1], more: text };
+  if (!say) return { head: text, more: "" };
+  const bare = say.replace(/[.!?]$/, "");
+  const more = text.startsWith(bare) ? text.slice(bare.length).replace(/^[.!?:;,]?\s*/, "") : text;
+  return { head: say, more };
+}
