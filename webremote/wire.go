@@ -31,6 +31,7 @@ type roomInfo struct {
 	Players  []playerInfo `json:"players"`
 	Seats    int          `json:"seats"`       // in a game under way that takes latecomers, the most it may have
 	LateJoin bool         `json:"late_join"`   // the game takes new players while it is played (game.Info.SeatAction)
+	FreePlay bool         `json:"free_play"`   // the game has no turns: every seat acts when it likes (game.Info.FreePlay)
 	Min      int          `json:"min_players"` // the game's fewest: the start waits for them
 	You      int          `json:"you"`
 	Host     bool         `json:"host"`
@@ -80,7 +81,7 @@ type common struct {
 func (r *room) commonLocked() common {
 	in := roomInfo{Code: r.code, Game: r.info.ID, Name: r.info.Name, Status: r.status, Locked: r.locked, Hears: r.info.Hears,
 		Players: make([]playerInfo, 0, len(r.seats)), Seats: len(r.seats), Min: r.info.MinPlayers, JoinURL: r.joinURL, TableURL: r.tableURL(),
-		LateJoin: r.info.LateJoin()}
+		LateJoin: r.info.LateJoin(), FreePlay: r.info.FreePlay}
 	if in.LateJoin && (r.status == statusPlaying || r.status == statusPaused) {
 		in.Seats = max(in.Seats, r.seatLimitLocked())
 	}

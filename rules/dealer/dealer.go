@@ -60,6 +60,7 @@ func (dealerGame) Info() game.Info {
 		// A player may come to the table at any time: the referee seats
 		// them (Sit), and never a phone.
 		SeatAction:     Sit,
+		FreePlay:       true,
 		RefereeActions: []string{Sit},
 		Page:           page,
 	}

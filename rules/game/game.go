@@ -215,6 +215,10 @@ type Info struct {
 	// arguments. It is one of RefereeActions. Empty: once started, the game
 	// takes no new player.
 	SeatAction string `json:"seat_action,omitempty"`
+	// FreePlay: the game has no turns; every seat may act whenever it
+	// likes until the end (the dealer), so State.Turn lists every seat all
+	// the time. The pages then never say "your turn" nor buzz for it.
+	FreePlay bool `json:"free_play,omitempty"`
 	// Spoken are the event types the referee says out loud, with how
 	// (SayAll, SayClause, SaySitsDown, SayIfWon, or a phrase said first).
 	// The others are only shown.

@@ -37,12 +37,15 @@ export const moves = {
 function codePicker(st, suggested, send) {
   const v = parseView(st);
   const positions = (v.order || []).length || 5;
-  const kept = picks.get("code") || { bangs: 0, claps: 0 }; // a code half counted survives a redraw
+  // A code half counted, and a send armed by a first tap, survive a redraw.
+  const kept = picks.get("code") || { bangs: 0, claps: 0, armedUntil: 0 };
   let { bangs, claps } = kept;
   const out = h("strong.codeout", { id: "code-out" });
   const go = h("button.primary", { id: "code-send", "data-action": "code" });
   let armed = null;
-  const disarm = () => { if (armed) clearTimeout(armed); armed = null; go.classList.remove("armed"); };
+  const keep = (until) => picks.set("code", { bangs, claps, armedUntil: until });
+  const disarm = () => { if (armed) clearTimeout(armed); armed = null; go.classList.remove("armed"); keep(0); };
+  const arm = (ms) => { armed = setTimeout(() => { disarm(); show(); }, ms); go.classList.add("armed"); keep(Date.now() + ms); };
   const show = () => {
     out.textContent = `${plural(bangs, "bang")} + ${plural(claps, "clap")}`;
     go.disabled = bangs < 1 || claps < 1;
@@ -50,15 +53,15 @@ function codePicker(st, suggested, send) {
   };
   go.addEventListener("click", () => {
     if (go.disabled) return;
-    if (!armed) { armed = setTimeout(() => { disarm(); show(); }, 4000); go.classList.add("armed"); show(); return; }
+    if (!armed) { arm(4000); show(); return; }
     disarm();
     send({ action: "code", args: [String(bangs), String(claps)] });
   });
+  if (kept.armedUntil > Date.now() && bangs >= 1 && claps >= 1) arm(kept.armedUntil - Date.now());
   show();
   const step = (which, d) => () => {
     if (which === "b") bangs = Math.min(positions, Math.max(0, bangs + d));
     else claps = Math.min(5, Math.max(0, claps + d));
-    picks.set("code", { bangs, claps });
     disarm();
     show();
   };

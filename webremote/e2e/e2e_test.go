@@ -563,7 +563,10 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 					widths := p.text(`(() => { const w = [...document.querySelectorAll(".brick")].map(e => e.getBoundingClientRect().width); return String(Math.max(...w) - Math.min(...w)); })()`)
 					require.Less(t, atof(t, widths), 1.0, "the bridge's columns are even")
 				case "deck":
+					banner := p.text(`document.querySelector("#banner").textContent`)
+					require.NotContains(t, banner, "turn", "the dealer has no turns: %q", banner)
 					if side.name == "phone" {
+						require.Contains(t, banner, "play any time")
 						// A card passed "to Player2" reaches Player2 (the dealer's
 						// pass names a seat from 0, as every move does).
 						// A card, then what to do with it: two taps, which a
@@ -1094,6 +1097,7 @@ func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
 	fits(t, p, "the table", false)
 	pile := p.text(fmt.Sprintf(`[...document.querySelectorAll(".player")].map((e) => e.innerText).find((s) => s.includes(%s)) || ""`, js(arabic)))
 	require.True(t, strings.HasPrefix(pile, arabic+":"), "the Arabic name first, then its cards: %q", pile)
+	require.Equal(t, "BDI", p.text(`document.querySelector("#banner bdi") ? "BDI" : document.querySelector("#banner").innerHTML`), "the name in whose turn it is, isolated")
 	p.shot(out, "names-table.png")
 }
 
@@ -1136,6 +1140,13 @@ func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 	push(tp)
 	push(tp)
 	require.Equal(t, "2 bangs + 1 clap", tp.text(`document.querySelector("#code-out").textContent`), "the code half counted")
+	// A first tap on Send arms it; a push in between does not disarm it.
+	tp.tap("#code-send")
+	push(tp)
+	require.Contains(t, tp.text(`document.querySelector("#code-send").textContent`), "Tap again", "the armed send survives the push")
+	tp.tap("#bang-less") // a change of count disarms it
+	require.NotContains(t, tp.text(`document.querySelector("#code-send").textContent`), "Tap again")
+	tp.tap("#bang-more")
 
 	// The trainer gives the right code; guessing opens.
 	code := seatLegal(t, sv.base, room, toks[trainer])[0]

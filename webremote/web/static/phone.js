@@ -15,15 +15,30 @@ let result = null;
 
 function joinForm(message) {
   const name = h("input", { id: "name", maxlength: "24", autocomplete: "nickname", placeholder: "Your name", required: true });
+  const said = h("p.joinerror", { id: "join-error", role: "alert" });
   const form = h("form", { onsubmit: async (e) => {
     e.preventDefault();
     const r = await api("POST", `/api/rooms/${room}/join`, { name: name.value.trim() });
-    if (r.status !== 201) { toast(r.data.error || "could not join"); return; }
+    if (r.status !== 201) { said.textContent = r.data.error || "could not join"; return; }
     localStorage.setItem(key, r.data.token);
     start(r.data.token);
-  } }, h("label", { for: "name" }, "Your name"), name, h("button.primary", { type: "submit", id: "join" }, "Join"));
-  fill(app, h("h1", `Room ${room}`), message ? h("p.muted", message) : null, h("div.panel", form));
+  } }, h("label", { for: "name" }, "Your name"), name, said, h("button.primary", { type: "submit", id: "join" }, "Join"));
+  const about = h("p.muted", { id: "join-about" });
+  fill(app, h("h1", `Room ${room}`), message ? h("p.muted", message) : null, about, h("div.panel", form));
   name.focus();
+  // What the room is, and whether a newcomer may still sit down.
+  api("GET", `/api/rooms/${room}/table`).then((t) => {
+    if (t.status !== 200) { about.textContent = t.data.error || ""; return; }
+    const r = t.data.room, joined = r.players.filter((p) => !p.vacant).length;
+    const vacant = r.players.some((p) => p.vacant);
+    let say = `${r.name}: ${joined} joined.`;
+    if (r.status === "lobby") say = `${r.name}: ${joined} of ${r.seats} seats taken; the host starts the game.`;
+    else if (t.data.over || r.status === "over") say = `${r.name}: the game is over. The host may start a new one.`;
+    else if (vacant) say = `${r.name} is under way, and a seat is free.`;
+    else if (r.late_join) say = `${r.name} is under way; you can still sit down.`;
+    else say = `${r.name} has started and cannot take a new player mid-game: ask the host to start a new game.`;
+    about.textContent = say;
+  });
 }
 
 // ---- keeping the screen awake during a game ----
@@ -112,14 +127,16 @@ function render(st) {
   document.body.dataset.seq = st.seq;
   document.body.dataset.status = r.status;
   const playing = r.status === "playing" && !st.over;
-  const mine = (st.turn || []).includes(r.you) && playing;
+  // A game without turns (the dealer) never says "your turn" nor buzzes.
+  const mine = (st.turn || []).includes(r.you) && playing && !r.free_play;
   if (mine && !wasMyTurn && navigator.vibrate) navigator.vibrate([120, 60, 120]);
   wasMyTurn = mine;
   keepAwake(r.status === "playing");
   const name = st.names && st.names[r.you] || (r.players.find((p) => p.seat === r.you) || {}).name || "";
   let bannerClass = "banner";
   if (st.over) bannerClass += " over"; else if (r.status === "paused") bannerClass += " paused"; else if (mine) bannerClass += " you";
-  const banner = h("div", { class: bannerClass, id: "banner" }, mine ? ["Your turn — ", h("bdi", name)] : turnText(st));
+  const banner = h("div", { class: bannerClass, id: "banner" }, mine ? ["Your turn — ", h("bdi", name)]
+    : r.free_play && playing ? [h("bdi", name), " — play any time"] : turnText(st));
   const send = (m) => conn.send(typeof m === "string" ? m : { action: m.action, args: m.args || [] }, st.seq).then(answered);
   const moves = movesEl(st, send, game);
   // The seat's own secret (the trainer's card, a hand) comes first: it is

@@ -88,16 +88,24 @@ export function eventsEl(events, names, limit = 12) {
 }
 
 // ---- whose turn ----
+
+// list joins names (elements) as people say them: "Ann", "Ann and Bob",
+// "Ann, Bob and Cy".
+const list = (xs) => xs.flatMap((x, i) => (i === 0 ? [x] : [i === xs.length - 1 ? " and " : ", ", x]));
+
+// turnText is whose turn it is, each name isolated (<bdi>): an array for h().
 export function turnText(st) {
   const r = st.room || {};
   if (r.status === "lobby") return "Waiting for the host to start";
   if (r.status === "paused") return "Paused";
   if (r.status === "ended") return "The room has ended";
   if (st.over) return st.result ? named(st.result.text, st.names) : "Game over";
-  const who = (st.turn || []).map((s) => st.names[s]);
-  if (!who.length) return "";
-  if (who.length === (st.names || []).length && who.length > 1) return "Everyone may act";
-  return who.join(", ") + (who.length > 1 ? " may act" : "'s turn");
+  if (r.free_play) return "Anyone may act, any time";
+  const turn = st.turn || [];
+  if (!turn.length) return "";
+  if (turn.length === (st.names || []).length && turn.length > 1) return "Everyone may act";
+  const who = turn.map((s) => h("bdi", nm(st, s)));
+  return who.length > 1 ? [...list(who), " may act"] : [who[0], "'s turn"];
 }
 
 // waitingText is what a phone with nothing to do says, and for whom it
@@ -105,10 +113,9 @@ export function turnText(st) {
 export function waitingText(st) {
   const r = st.room || {};
   if (r.status !== "playing" || st.over) return "";
-  const others = (st.turn || []).filter((s) => s !== r.you).map((s) => nm(st, s));
+  const others = (st.turn || []).filter((s) => s !== r.you).map((s) => h("bdi", nm(st, s)));
   if (!others.length) return "Nothing to do now.";
-  const list = others.length > 1 ? others.slice(0, -1).join(", ") + " and " + others[others.length - 1] : others[0];
-  return `Nothing to do now — waiting for ${list}.`;
+  return ["Nothing to do now — waiting for ", ...list(others), "."];
 }
 
 export function parseView(st) { return st.view && typeof st.view === "object" ? st.view : {}; }
