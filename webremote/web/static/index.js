@@ -7,13 +7,11 @@ import { api } from "/static/client.js";
 
 const app = $("#app");
 
-const players = (g) => (g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`);
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-// The dealer is not a game but serves any card game: say so.
-const label = (g) => {
-  const who = g.min_players === g.max_players && g.min_players === 1 ? "1 player" : `${players(g)} players`;
-  return g.tool ? `Dealer: any card game — deal, draw, pass, dice (${who})` : `${g.name} (${who})`;
-};
+// The picker names the games alone (a phone cuts a long entry; the player
+// count is explained under it). The dealer is not a game but serves any
+// card game: say so.
+const label = (g) => (g.tool ? "Dealer: any card game" : g.name);
 
 // appliesTo is the catalogue's Option.AppliesTo: whether an option changes
 // anything in the variant with n players.
