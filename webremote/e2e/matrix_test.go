@@ -145,6 +145,11 @@ func TestTheScreenshotMatrix(t *testing.T) {
 				var st tableState
 				getJSON(t, sv.base+"/api/rooms/"+room+"/table", &st)
 				n++
+				type shot struct {
+					tb   *tab
+					file string
+				}
+				var shots []shot
 				for i, s := range screens {
 					// Phones alternate between a seat on turn and one
 					// waiting, so that both prompts are seen.
@@ -167,28 +172,29 @@ func TestTheScreenshotMatrix(t *testing.T) {
 						ph.do(chromedp.Navigate(sv.lan + "/j/" + room))
 						ph.seat = seat
 					}
-					for _, tb := range []*tab{tables[i], ph} {
-						tb.waitJS("the room as it stands", fmt.Sprintf(`document.body.dataset.seq === "%d" && document.body.dataset.status === %s && (!document.querySelector("img.qr") || document.querySelector("img.qr").complete)`, st.Seq, js(st.Room.Status)))
-						side := "table"
-						if tb == ph {
-							side = fmt.Sprintf("phone-seat%d", seat)
-						}
-						file := fmt.Sprintf("%s-%02d-%s-%s-%s.png", id, n, phase, side, s.name)
-						var problems []string
-						require.NoError(t, json.Unmarshal([]byte(tb.text(screenCheck)), &problems))
-						png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
-						require.NoError(t, err)
-						require.NoError(t, os.WriteFile(filepath.Join(out, file), png, 0o644))
-						tb.mu.Lock()
-						problems = append(problems, *tb.errs...)
-						tb.mu.Unlock()
-						verdict := "ok"
-						if len(problems) > 0 {
-							verdict = strings.Join(problems, "; ")
-							t.Errorf("%s: %s", file, verdict)
-						}
-						rows = append(rows, file+"\t"+verdict)
+					shots = append(shots,
+						shot{tables[i], fmt.Sprintf("%s-%02d-%s-table-%s.png", id, n, phase, s.name)},
+						shot{ph, fmt.Sprintf("%s-%02d-%s-phone-seat%d-%s.png", id, n, phase, seat, s.name)})
+				}
+				// The eight screens are taken at once, each in its own tab.
+				ready := fmt.Sprintf(`document.body.dataset.seq === "%d" && document.body.dataset.status === %s && (!document.querySelector("img.qr") || document.querySelector("img.qr").complete)`, st.Seq, js(st.Room.Status))
+				verdicts := make([]string, len(shots))
+				errs := make([]error, len(shots))
+				var wg sync.WaitGroup
+				for k, sh := range shots {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						verdicts[k], errs[k] = capture(sh.tb, ready, filepath.Join(out, sh.file))
+					}()
+				}
+				wg.Wait()
+				for k, sh := range shots {
+					require.NoError(t, errs[k], "%s", sh.file)
+					if verdicts[k] != "ok" {
+						t.Errorf("%s: %s", sh.file, verdicts[k])
 					}
+					rows = append(rows, sh.file+"\t"+verdicts[k])
 				}
 			}
 			look("lobby")
@@ -244,6 +250,47 @@ func TestTheScreenshotMatrix(t *testing.T) {
 	}
 	t.Logf("the screenshot matrix: %d screens (%d games and the dealer × phases × %d sizes × table and phone), %d with problems; in %s",
 		len(rows), 7, len(screens), bad, out)
+}
+
+// capture waits until tb shows the room as ready says, lets the page check
+// itself (screenCheck), writes its screenshot to file, and returns "ok" or
+// the problems found, with the script errors the tab met. It runs beside
+// the other tabs' captures, so it fails by returning an error, not through
+// the test.
+func capture(tb *tab, ready, file string) (string, error) {
+	deadline := time.Now().Add(patience)
+	for {
+		ok, err := chromedp.Run(tb.ctx, chromedp.Evaluate[bool]("!!("+ready+")"))
+		if err == nil && ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			return "", fmt.Errorf("%s: waited %v in vain for the room as it stands (%v)", tb.name, patience, err)
+		}
+		time.Sleep(poll)
+	}
+	found, err := chromedp.Run(tb.ctx, chromedp.Evaluate[string](screenCheck))
+	if err != nil {
+		return "", fmt.Errorf("%s: the screen's check: %w", tb.name, err)
+	}
+	var problems []string
+	if err := json.Unmarshal([]byte(found), &problems); err != nil {
+		return "", fmt.Errorf("%s: the screen's check said %q: %w", tb.name, found, err)
+	}
+	png, err := chromedp.Run(tb.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		return "", fmt.Errorf("%s: screenshot: %w", tb.name, err)
+	}
+	if err := os.WriteFile(file, png, 0o644); err != nil {
+		return "", err
+	}
+	tb.mu.Lock()
+	problems = append(problems, *tb.errs...)
+	tb.mu.Unlock()
+	if len(problems) == 0 {
+		return "ok", nil
+	}
+	return strings.Join(problems, "; "), nil
 }
 
 // getJSON reads a JSON answer without a token.

@@ -31,6 +31,8 @@ export function roomFromPath() {
 export function connect(room, token, { onState, onOnline, onRevoked }) {
   let ws, seq = 0, backoff = 500, closed = false, nextId = 1;
   const pending = new Map(); // id -> {frame, resolve}
+  // How many moves await the server's answer, for tests and scripts.
+  const count = () => { document.body.dataset.pending = String(pending.size); };
   const prefix = Math.random().toString(36).slice(2, 8);
   const who = token ? `token=${encodeURIComponent(token)}` : "watch=1";
   function open() {
@@ -48,6 +50,7 @@ export function connect(room, token, { onState, onOnline, onRevoked }) {
       else if (f.type === "ack" || f.type === "error") {
         const p = pending.get(f.id);
         pending.delete(f.id);
+        count();
         if (f.type === "error") toast(f.error);
         p && p.resolve(f);
       }
@@ -67,6 +70,7 @@ export function connect(room, token, { onState, onOnline, onRevoked }) {
       const frame = { type: "move", move, seq: atSeq, id };
       return new Promise((resolve) => {
         pending.set(id, { frame, resolve });
+        count();
         if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
       });
     },
