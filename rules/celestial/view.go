@@ -76,6 +76,7 @@ func cardPtr(i int8) *deck.Card {
 }
 
 func (s *state) View(seat int) any {
+	seat = game.ViewSeat(seat, s.n)
 	v := View{Seat: seat, Phase: phaseNames[s.phase], Attacker: int(s.attacker), Defender: int(s.defender),
 		Keeper: int(s.keeper), Tied: handCards(s.discards), Battles: s.battles, SettingBy: -1}
 	if seat < 0 || seat >= s.n {

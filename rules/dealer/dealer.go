@@ -388,6 +388,7 @@ type View struct {
 
 // View builds seat's view (game.Table: no hand).
 func (s *State) View(seat int) any {
+	seat = game.ViewSeat(seat, s.players)
 	v := View{Seat: seat, Stock: len(s.stock), Discard: slices.Clone(s.discard), Shown: slices.Clone(s.shown),
 		Roll: s.roll, First: s.first, Over: s.over, Hands: make([]int, s.players)}
 	if v.Discard == nil {

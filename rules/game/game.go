@@ -47,6 +47,13 @@ type Config struct {
 // Apply is the only method that changes a State. When it returns an error
 // the State is exactly as before (the property tests check this with
 // Clone and reflect.DeepEqual).
+//
+// No method panics, whatever int it is given as a seat and whatever move:
+// Legal of a seat the game lacks is empty; View of a seat the game lacks
+// is the public view, as for Table (ViewSeat); Apply refuses a move of a
+// seat the game lacks, an unknown action or a wrong argument with an
+// error; Result before the end says how things stand. rules/catalog's
+// TestTheContractNeverPanics holds every engine to this.
 type State interface {
 	// Turn lists the seats that may act now, in seat order. Several seats
 	// may act at once (guesses, secret picks, challenges). It is empty when
@@ -450,4 +457,15 @@ func (e *RefusedError) Unwrap() error {
 		return ErrNotYourTurn
 	}
 	return nil
+}
+
+// ViewSeat is the seat whose view State.View(seat) shows in a game of
+// players seats: seat itself, or Table for any number the game has no seat
+// for (a negative other than Table, players or more), whose view is the
+// public one.
+func ViewSeat(seat, players int) int {
+	if seat < 0 || seat >= players {
+		return Table
+	}
+	return seat
 }

@@ -64,6 +64,7 @@ var phaseNames = [...]string{"show", "answer", "over"}
 var handNames = [...]string{"", "left", "right"}
 
 func (s *state) View(seat int) any {
+	seat = game.ViewSeat(seat, s.players)
 	v := View{
 		Seat:       seat,
 		Sleeper:    Sleeper,

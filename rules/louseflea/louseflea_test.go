@@ -270,6 +270,11 @@ func TestYouMustStayStandingWhenYouCan(t *testing.T) {
 	s := build(t, lf.Setup{Called: "broom", Hands: [][]string{1: {"broom", "tree", "girl"}}, Draw: []string{"ash"}})
 	assert.Equal(t, []string{"play broom"}, legal(s, 1))
 	assert.Contains(t, refused(t, s, 1, "play", "tree"), "must play it and stay standing")
+	// Attaching a louse that is not in front of you: that is the reason,
+	// not the standing rule.
+	why := refused(t, s, 1, "attach", "tree", "louse")
+	assert.Contains(t, why, "the louse is not in front of you")
+	assert.NotContains(t, why, "stay standing")
 
 	// the choice option lets a player sit on purpose
 	s = build(t, lf.Setup{Called: "broom", Options: map[string]string{lf.OptStand: lf.StandChoice},

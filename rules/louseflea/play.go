@@ -138,15 +138,19 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		if k >= nIdent {
 			return nil, game.Refuse(m, "the %s rides on an object card, not on the %s", kindNames[b], kindNames[k])
 		}
-		if err := s.checkObject(m, p, k); err != nil {
-			return nil, err
-		}
+		// The bug first: a bug that is not the player's to pass on is the
+		// reason, whatever the object card.
 		bi := b - louse
 		switch {
 		case int(s.bug[bi]) != p:
 			return nil, game.Refuse(m, "the %s is not in front of you", kindNames[b])
 		case s.turnNo <= s.bugSince[bi]:
 			return nil, game.Refuse(m, "the %s must stay in front of you for a full turn before you pass it on", kindNames[b])
+		}
+		if err := s.checkObject(m, p, k); err != nil {
+			return nil, err
+		}
+		switch {
 		case int(s.owner[k]) == p:
 			return nil, game.Refuse(m, "the %s would come back to you: attach it to another player's card", kindNames[b])
 		}

@@ -59,6 +59,7 @@ func (s *state) handOf(seat int) *Hand {
 }
 
 func (s *state) View(seat int) any {
+	seat = game.ViewSeat(seat, s.n)
 	v := View{
 		Seat:        seat,
 		DrawPile:    len(s.draw),

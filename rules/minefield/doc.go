@@ -155,9 +155,11 @@
 //     does, with each opponent token shoved at most once a turn, so that a
 //     failed shove is not simply rolled again until it works. The
 //     shover must win the roll or tie; a failed shove has no other effect.
-//     A shove with no room to push (edge or token behind the victim) is
-//     refused, as is shoving your own token. Pushes stop before another
-//     token rather than moving it.
+//     A shove with no room to push (the edge, or a token behind the
+//     victim) is still rolled: the rule moves a victim only as far as they
+//     can go and forbids no such shove, so a won roll moves them 0 tiles
+//     (the shove is spent all the same). Shoving your own token is
+//     refused. Pushes stop before another token rather than moving it.
 //  8. Tokens may not share a square; a token may not pass through another.
 //  9. The tiles are pieces with an identity: a swap moves the tile and what
 //     everyone knows about it (a spent mine stays spent, a re-armed mine

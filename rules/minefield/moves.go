@@ -26,7 +26,7 @@ func (s *State) free(q int) bool {
 }
 
 // shoveOK reports whether the acting token may shove the token on square
-// v now: an adjacent opponent with room to be pushed.
+// v now: an adjacent opponent, with room to be pushed or not.
 func (s *State) shoveOK(v int) (victim, dir int, why string) {
 	if s.shoved && !s.anyShoves {
 		return -1, -1, "you have already shoved someone this turn"
@@ -46,9 +46,8 @@ func (s *State) shoveOK(v int) (victim, dir int, why string) {
 	if d < 0 {
 		return -1, -1, "you can only shove someone right next to you (not diagonally)"
 	}
-	if s.pushLen(v, d) == 0 {
-		return -1, -1, "there is no room to shove " + s.who(t) + " " + dirWords[d]
-	}
+	// A victim with no room behind (the edge, another token) may still be
+	// shoved: the rule moves them only as far as they can go, here 0 tiles.
 	return t, d, ""
 }
 

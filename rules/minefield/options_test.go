@@ -34,6 +34,10 @@ func TestWithNoRevisitADashNeverStepsBackOntoItsTrail(t *testing.T) {
 	refused(t, s, 0, "step", "c2")
 	assert.Equal(t, []string{"c1", "c2", "c3"}, s.View(0).(View).Trail)
 	do(t, s, 0, "step", "c4")
+	// The dash is over; c5's token has nowhere to go, but may still be
+	// shoved, so the turn waits for the end.
+	assert.Contains(t, s.Legal(0), game.M(0, "shove", "c5"))
+	do(t, s, 0, "end")
 	assert.Equal(t, 1, s.turn)
 	// A cautious step next turn may go back: the trail is per dash.
 	setTurn(s, 0)

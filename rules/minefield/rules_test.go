@@ -218,8 +218,12 @@ func TestAFastMoveRollsTheDieAndDashesThatFar(t *testing.T) {
 	assert.Equal(t, TileClear, tileOf(s, game.Table, "d2"), "every tile stepped onto is turned over")
 	refused(t, s, 0, "end")
 	do(t, s, 0, "step", "d3")
-	assert.Equal(t, 1, s.turn, "three steps: the dash is over")
+	refused(t, s, 0, "step", "d4") // three steps: the dash is over
 	assert.Equal(t, "d3", s.View(game.Table).(View).Tokens[0].Square)
+	if s.turn == 0 { // a shove is left (e3's token, with nowhere to go)
+		do(t, s, 0, "end")
+	}
+	assert.Equal(t, 1, s.turn)
 }
 
 func TestAFastMoveMayDoubleBack(t *testing.T) {
@@ -321,11 +325,21 @@ func TestAShoveStopsAtTheEdgeOfTheField(t *testing.T) {
 	place(t, s, 2, "b4")
 	place(t, s, 0, "c4")
 	place(t, s, 1, "c5")
-	refused(t, s, 0, "shove", "c5") // nowhere to go
+	// Nowhere to go: the shove is rolled all the same, and a won roll moves
+	// the victim 0 tiles (the rule forbids no such shove).
+	rig(t, s, 4, 2)
+	ev := do(t, s, 0, "shove", "c5")
+	assert.Contains(t, texts(ev), "shoves")
+	assert.Contains(t, texts(ev), "edge")
+	assert.Equal(t, "c5", sq(int(s.tokens[1].Pos)), "nowhere to go")
+	refused(t, s, 0, "shove", "c5") // one shove a turn
+
+	s = fixture(t, 4, nil, stdMines)
+	place(t, s, 2, "b4")
 	place(t, s, 1, "b3")
 	place(t, s, 0, "c3")
 	rig(t, s, 5, 1)
-	ev := do(t, s, 0, "shove", "b3")
+	ev = do(t, s, 0, "shove", "b3")
 	assert.Contains(t, texts(ev), "edge")
 	assert.Equal(t, "a3", sq(int(s.tokens[1].Pos)), "only one square to the edge")
 }

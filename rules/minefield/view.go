@@ -127,6 +127,7 @@ type Token struct {
 // View shows the board as seat knows it: face-up tiles, re-armed mines, and
 // the tiles this seat has looked under (others' looks stay hidden).
 func (s *State) View(seat int) any {
+	seat = game.ViewSeat(seat, s.players)
 	k := s.knowledge(seat)
 	v := View{
 		Seat: seat, Players: s.players, Round: s.round, Rounds: s.rounds,

@@ -103,6 +103,16 @@
 //     when it stands in the same row between the brick and that bank (option
 //     troll-blocks=both-rows: in either row, its column is a wall). The
 //     nearer bank is the left one for positions 1-3, the right for 4-6.
+//   - The bridge stands when its positions holding a card join the left
+//     bank to the right bank through positions side by side, and a path may
+//     pass from one row to the other where two positions are one above the
+//     other (up or down, never diagonally). The rules say only that the
+//     bricks must join bank to bank, side to side; the two rows are one
+//     bridge, so a gap in one row is bridged by the other.
+//   - When several bricks escape in one flight, they are set aside (and so
+//     played in the next awakening phase) in reading order: the upper row
+//     before the lower, left to right within a row. The rules do not say;
+//     any fixed order keeps a game replayable from its seed.
 //   - The bridge is only judged after the flight phase, as the rules say: a
 //     gap opened during the awakening phase or by the troll can be mended by
 //     laying a brick before then. The winning condition is checked after the

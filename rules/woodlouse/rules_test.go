@@ -243,8 +243,18 @@ func TestTheFirstRightGuessWinsTheCard(t *testing.T) {
 	assert.Contains(t, ev[0].Text, "{2} calls 4 spiders: right! {2} wins the card.")
 	assert.Equal(t, []string{"2 flies", "4 spiders"}, names(s.scores[2]), "face down on top of the score pile")
 	assert.Equal(t, 1, s.trainer, "the turn is over")
-	refused(t, s, "3 guess spider 4", "wait for the code")
+	// A guess at the card just won, arriving late, hears that the card is
+	// gone, not something about the next card.
+	refused(t, s, "3 guess spider 4", "too late: the last card (4 spiders) is gone already, won by {2}; wait for {1}'s code")
 	assert.Equal(t, &Revealed{Card: "4 spiders", How: "won by {2}"}, viewOf(t, s, 3).Last)
+}
+
+func TestAGuessAfterTheTrainersMistakeHearsTheCardIsGone(t *testing.T) {
+	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat"},
+		scores: [][]string{{"1 fly"}, {"2 flies"}, {"3 flies"}}})
+	refused(t, s, "1 guess spider 4", "wait for the code: {0} has not given it yet")
+	do(t, s, "0 code 1 1") // the card shows 4 spiders: a wrong code
+	refused(t, s, "2 guess spider 4", "the last card (4 spiders) is gone already, a wrong code: under the pile")
 }
 
 func TestEachWrongGuessPaysTheTrainerAScoreCard(t *testing.T) {

@@ -96,7 +96,7 @@ func (s *State) clearTurn() {
 
 // mayGuess reports whether seat may still guess (or pass) on this card.
 func (s *State) mayGuess(seat int) bool {
-	if s.phase != phaseGuess || seat == s.trainer || s.passed[seat] {
+	if s.phase != phaseGuess || seat < 0 || seat >= s.players || seat == s.trainer || s.passed[seat] {
 		return false
 	}
 	if len(s.scores[seat]) > 0 {
@@ -250,6 +250,11 @@ func (s *State) mayAct(m game.Move) error {
 	switch {
 	case m.Seat == s.trainer:
 		return game.RefuseTurn(m, "the trainer does not guess at their own card")
+	case s.phase != phaseGuess && s.last >= 0:
+		// A guess at the card just settled, arriving late: say so, not
+		// something about the next card.
+		return game.RefuseTurn(m, "too late: the last card (%s) is gone already, %s; wait for %s's code for the next one",
+			cardOf(uint8(s.last)), s.lastHow, game.Seat(s.trainer))
 	case s.phase != phaseGuess:
 		return game.RefuseTurn(m, "wait for the code: %s has not given it yet", game.Seat(s.trainer))
 	case s.passed[m.Seat]:

@@ -72,6 +72,7 @@ type Revealed struct {
 
 // View is what seat may know; game.Table gives the public view.
 func (s *State) View(seat int) any {
+	seat = game.ViewSeat(seat, s.players)
 	v := View{
 		Seat:      seat,
 		Players:   s.players,
