@@ -1,7 +1,9 @@
 package celestial
 
 import (
+	"fmt"
 	"math/bits"
+	"slices"
 
 	"github.com/tableref/tableref/rules/deck"
 	"github.com/tableref/tableref/rules/game"
@@ -39,6 +41,7 @@ func (gameImpl) Info() game.Info {
 			{Name: OptClans, Label: "Each seat's clan", Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},
 				ValueText: map[string]string{ClansSeats: "By seat order", ClansRandom: "Drawn at random"},
 				Text:      "Which clan each seat fights for: \"seats\" gives the first seat the Dragon (diamonds), the second the Phoenix (hearts), the third the White Tiger (spades) and the fourth the Tortoise (clubs); \"random\" draws a different clan for each seat from all four."},
+			clanOption(1), clanOption(2), clanOption(3), clanOption(4),
 			{Name: OptQualify, Label: "A final card is covered when it is", Default: QualifyAtMost, Values: []string{QualifyAtMost, QualifyBelow},
 				ValueText: map[string]string{QualifyAtMost: "At most the tricks taken", QualifyBelow: "Below the tricks taken"},
 				Text:      "When a final card counts as covered by its tricks: \"at-most\" when its value is no more than the tricks taken (as the rulebook says twice); \"below\" only when it is strictly less (as it says once)."},
@@ -101,6 +104,71 @@ func suitMask(s deck.Suit) uint64 { return uint64(1<<13-1) << (13 * uint(s)) }
 
 func count(m uint64) int { return bits.OnesCount64(m) }
 
+// ClanDealt is a seat's clan option when the players leave it to the deal
+// (the clans option: by seat order or at random).
+const ClanDealt = "deal"
+
+// clanOption is seat's clan as the players choose it at the table (seat
+// counts from 1, as the lobby shows the order of play).
+func clanOption(seat int) game.Option {
+	o := game.Option{Name: fmt.Sprintf("clan-%d", seat), Label: fmt.Sprintf("Clan of the %s player", ordinals[seat-1]), Default: ClanDealt,
+		Values:    []string{ClanDealt, clanIDs[dragon], clanIDs[phoenix], clanIDs[tiger], clanIDs[tortoise]},
+		ValueText: map[string]string{ClanDealt: "Dealt", clanIDs[dragon]: "Dragon (diamonds)", clanIDs[phoenix]: "Phoenix (hearts)", clanIDs[tiger]: "White Tiger (spades)", clanIDs[tortoise]: "Tortoise (clubs)"},
+		Text:      fmt.Sprintf("The clan the %s player in the order of play fights for, if they choose one at the table; each clan fights once. A player who does not choose is dealt one of the clans left, as the clans option says.", ordinals[seat-1])}
+	if seat > 2 {
+		o.MinPlayers = seat
+	}
+	return o
+}
+
+var ordinals = [4]string{"first", "second", "third", "fourth"}
+
+// dealClans gives each seat its clan: the one its player chose at the
+// table, else one of those left, in clan order or at random (the clans
+// option). Two seats may not choose one clan.
+func dealClans(players int, opts map[string]string, rng *game.Rand) ([4]int, error) {
+	var clans [4]int
+	chosen := [4]int{-1, -1, -1, -1}
+	some := false
+	for seat := 0; seat < players; seat++ {
+		want := opts[fmt.Sprintf("clan-%d", seat+1)]
+		if want == "" || want == ClanDealt {
+			continue
+		}
+		c := slices.Index(clanIDs[:], want)
+		if o := slices.Index(chosen[:], c); o >= 0 {
+			return clans, fmt.Errorf("the %s and the %s player both chose the %s clan: each clan fights once", ordinals[o], ordinals[seat], clanNames[c])
+		}
+		chosen[seat], some = c, true
+	}
+	for i := range clans {
+		clans[i] = i
+	}
+	if !some { // as before the choice: the same seed deals the same clans
+		if opts[OptClans] == ClansRandom {
+			game.ShuffleSlice(rng, clans[:])
+		}
+		return clans, nil
+	}
+	var left []int
+	for c := range clanIDs {
+		if !slices.Contains(chosen[:], c) {
+			left = append(left, c)
+		}
+	}
+	if opts[OptClans] == ClansRandom {
+		game.ShuffleSlice(rng, left)
+	}
+	for seat := range clans {
+		if chosen[seat] >= 0 {
+			clans[seat] = chosen[seat]
+		} else {
+			clans[seat], left = left[0], left[1:]
+		}
+	}
+	return clans, nil
+}
+
 // New sets up a match: each seat takes the thirteen cards of its clan's suit.
 func (g gameImpl) New(cfg game.Config) (game.State, error) {
 	_, opts, err := g.Info().Resolve(cfg)
@@ -108,12 +176,9 @@ func (g gameImpl) New(cfg game.Config) (game.State, error) {
 		return nil, err
 	}
 	s := &state{g: g, n: cfg.Players, rng: game.NewRand(cfg.Seed), below: opts[OptQualify] == QualifyBelow}
-	var clans [4]int
-	for i := range clans {
-		clans[i] = i
-	}
-	if opts[OptClans] == ClansRandom {
-		game.ShuffleSlice(&s.rng, clans[:])
+	clans, err := dealClans(cfg.Players, opts, &s.rng)
+	if err != nil {
+		return nil, err
 	}
 	for seat := 0; seat < s.n; seat++ {
 		s.clan[seat] = int8(clans[seat])

@@ -64,6 +64,11 @@
 //     seat order; "random" draws a different clan for each seat from all four,
 //     so a smaller battle may lack the Dragon, and the attack order follows
 //     the clans, not the seats.
+//   - clan-1 to clan-4: the clan the players chose at the table for the
+//     first to fourth player in the order of play ("deal", the default,
+//     leaves it to the clans option among the clans nobody chose). Two
+//     players may not choose one clan. With no choice made, the clans are
+//     dealt exactly as before these options (same seed, same clans).
 //   - qualify: "at-most" (default) covers a final card whose value is no more
 //     than its tricks; "below" only one strictly less than its tricks.
 //

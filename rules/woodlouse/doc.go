@@ -33,7 +33,9 @@
 // random), harder (all five, 50 cards), easier (three animals, 30 cards,
 // 12-card pile), even-easier (the easier game with the sequence never
 // reshuffled; option even-easier-cards=40 plays it with the basic game's
-// cards).
+// cards). The players decide together which animal stays in the box
+// (option left-out; by default the draw decides): in a game of three
+// animals it is one of the two left out, the other drawn.
 //
 // # Moves
 //

@@ -22,6 +22,11 @@ const (
 	Stop             = "stop"
 
 	OptEvenEasierCards = "even-easier-cards"
+
+	// OptLeftOut is the animal the players leave in the box, or
+	// LeftOutRandom (the default) for the draw to decide.
+	OptLeftOut    = "left-out"
+	LeftOutRandom = "random"
 )
 
 // Game is Woodlouse Chaos in the catalogue.
@@ -51,6 +56,13 @@ var info = game.Info{
 			ValueText: map[string]string{"30": "30 cards, three animals", "40": "40 cards, four animals"},
 			Variants:  []string{EvenEasier},
 			Text:      "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
+		{Name: OptLeftOut, Label: "The animal left in the box", Default: LeftOutRandom,
+			Values: []string{LeftOutRandom, string(Woodlouse), string(Spider), string(Fly), string(Rat), string(Snail)},
+			ValueText: map[string]string{LeftOutRandom: "Drawn at random", string(Woodlouse): "The woodlice", string(Spider): "The spiders",
+				string(Fly): "The flies", string(Rat): "The rats", string(Snail): "The snails"},
+			Variants: []string{Basic, Easier, EvenEasier},
+			Text: "Which animal's cards stay in the box: the players choose it together, or leave it to the draw. " +
+				"In a game of three animals two stay in the box: this one, and one drawn at random."},
 	},
 	// The trainer's codes are heard at the table: each becomes a "code"
 	// move (bangs, claps).
@@ -134,8 +146,13 @@ func (Rules) New(cfg game.Config) (game.State, error) {
 		stop:    opts[OptAfterLastCard] == Stop,
 		rng:     game.NewRand(cfg.Seed),
 	}
-	// The animals in play: n of the five, the rest go back in the box.
+	// The animals in play: n of the five, the rest go back in the box
+	// (the one the players chose among them).
 	perm := s.rng.Perm(len(AllSpecies))
+	if out := opts[OptLeftOut]; out != LeftOutRandom && n < len(AllSpecies) {
+		i := slices.Index(AllSpecies, Species(out))
+		perm = append(slices.DeleteFunc(perm, func(p int) bool { return p == i }), i)
+	}
 	inPlay := perm[:n]
 	slices.Sort(inPlay)
 	s.order = make(Order, n)
