@@ -146,7 +146,7 @@ func TestStartPageSpeaksHuman(t *testing.T) {
 	p.waitJS("the table page", `location.pathname.startsWith("/t/") && document.querySelector(".code")`)
 	var sent createdRoom
 	require.NoError(t, json.Unmarshal([]byte(p.text(`sessionStorage.getItem("created") || "{}"`)), &sent))
-	require.Equal(t, createdRoom{Game: "woodlouse", Players: 3, Variant: woodlouse.Basic, Options: map[string]string{woodlouse.OptAfterLastCard: woodlouse.Stop}}, sent,
+	require.Equal(t, createdRoom{Game: "woodlouse", Players: 3, Variant: woodlouse.Basic, Options: map[string]string{woodlouse.OptAfterLastCard: woodlouse.Stop, woodlouse.OptLeftOut: woodlouse.LeftOutRandom}}, sent,
 		"the hidden card count is not sent")
 
 	// The even easier game with 40 cards: sent, and the game has four
@@ -159,7 +159,7 @@ func TestStartPageSpeaksHuman(t *testing.T) {
 	p.waitJS("the table page", `location.pathname.startsWith("/t/") && document.querySelector(".code")`)
 	sent = createdRoom{}
 	require.NoError(t, json.Unmarshal([]byte(p.text(`sessionStorage.getItem("created") || "{}"`)), &sent))
-	require.Equal(t, map[string]string{woodlouse.OptAfterLastCard: woodlouse.FreeGuess, woodlouse.OptEvenEasierCards: "40"}, sent.Options)
+	require.Equal(t, map[string]string{woodlouse.OptAfterLastCard: woodlouse.FreeGuess, woodlouse.OptEvenEasierCards: "40", woodlouse.OptLeftOut: woodlouse.LeftOutRandom}, sent.Options)
 	room := p.text(`document.querySelector(".code").textContent`)
 	host := p.text(fmt.Sprintf(`localStorage.getItem("tableref.host.%s") || ""`, room))
 	require.NotEmpty(t, host)
