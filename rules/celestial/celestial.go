@@ -38,7 +38,7 @@ func (gameImpl) Info() game.Info {
 		ScoreText:  "tricks taken",
 		MaxPlayers: 4,
 		Options: []game.Option{
-			{Name: OptClans, Label: "Each seat's clan", Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},
+			{Name: OptClans, Label: "Dealing the clans", Default: ClansSeats, Values: []string{ClansSeats, ClansRandom},
 				ValueText: map[string]string{ClansSeats: "By seat order", ClansRandom: "Drawn at random"},
 				Text:      "Which clan each seat fights for: \"seats\" gives the first seat the Dragon (diamonds), the second the Phoenix (hearts), the third the White Tiger (spades) and the fourth the Tortoise (clubs); \"random\" draws a different clan for each seat from all four."},
 			clanOption(1), clanOption(2), clanOption(3), clanOption(4),
@@ -114,7 +114,7 @@ func clanOption(seat int) game.Option {
 	o := game.Option{Name: fmt.Sprintf("clan-%d", seat), Label: fmt.Sprintf("Clan of the %s player", ordinals[seat-1]), Default: ClanDealt,
 		Values:    []string{ClanDealt, clanIDs[dragon], clanIDs[phoenix], clanIDs[tiger], clanIDs[tortoise]},
 		ValueText: map[string]string{ClanDealt: "Dealt", clanIDs[dragon]: "Dragon (diamonds)", clanIDs[phoenix]: "Phoenix (hearts)", clanIDs[tiger]: "White Tiger (spades)", clanIDs[tortoise]: "Tortoise (clubs)"},
-		Text:      fmt.Sprintf("The clan the %s player in the order of play fights for, if they choose one at the table; each clan fights once. A player who does not choose is dealt one of the clans left, as the clans option says.", ordinals[seat-1])}
+		Text:      fmt.Sprintf("The %s player in the order of play may choose a clan at the table (each clan fights once), or be dealt one of those left.", ordinals[seat-1])}
 	if seat > 2 {
 		o.MinPlayers = seat
 	}
