@@ -110,3 +110,12 @@ const (
 	// (an event that usually passes in silence).
 	SayIfWon = "fatal"
 )
+
+// Opener is implemented by the State of a game whose setting up is news at
+// the table (Angry Troll: the first card, the troll's die, the first
+// awakening). Opening is what happened in Game.New, in the words Apply's
+// events use, and the same for every call; the referee announces it before
+// the first move.
+type Opener interface {
+	Opening() []Event
+}

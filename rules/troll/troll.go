@@ -2,6 +2,7 @@ package troll
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -129,6 +130,7 @@ func (p *pile) list() []deck.Card { return append([]deck.Card{}, p.cards[:p.n]..
 // state is one game. It holds no slices or maps, so a plain copy is a deep
 // copy (Clone, and the bot's look-ahead).
 type state struct {
+	opening    []game.Event // what happened while setting up (Opening); never changed after New
 	variant    string
 	layout     [cols]uint8
 	blockBoth  bool
@@ -179,8 +181,14 @@ func (trollGame) New(cfg game.Config) (game.State, error) {
 	}
 	var ev []game.Event
 	s.setup(&ev)
+	s.opening = ev
 	return s, nil
 }
+
+// Opening is what happened while setting up (game.Opener): the bridge
+// built, the first card, the troll's die, the start card, and the first
+// awakening phase.
+func (s *state) Opening() []game.Event { return slices.Clone(s.opening) }
 
 // setup builds the bridge, starts the lower stack, places the troll and
 // plays the first awakening phase.
