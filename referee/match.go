@@ -76,7 +76,29 @@ func New(g game.Game, cfg game.Config, names []string) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Match{g: g, cfg: cfg, names: slices.Clone(names), s: s}, nil
+	m := &Match{g: g, cfg: cfg, names: slices.Clone(names), s: s}
+	if o, ok := s.(game.Opener); ok {
+		for _, e := range o.Opening() {
+			e.Text = game.Names(e.Text, m.names)
+			m.events = append(m.events, Logged{Seq: 0, Event: e})
+		}
+	}
+	return m, nil
+}
+
+// Opening is what happened while the game was set up (game.Opener), named,
+// with seq 0: the events to announce when the game starts. A game that
+// tells nothing of its set-up has none.
+func (m *Match) Opening() []Logged {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Logged
+	for _, e := range m.events {
+		if e.Seq == 0 {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // Replay sets up a match and applies moves in order, as after a restart.
@@ -295,7 +317,9 @@ func (m *Match) Snapshot(seat, since int) Snapshot {
 		snap.Result = &r
 	}
 	for _, e := range m.events {
-		if e.Seq > since && e.For(seat) {
+		// The set-up's events (seq 0) go with every look from the start
+		// (since 0 or less): a screen may see them twice, never miss them.
+		if (e.Seq > since || e.Seq == 0 && since <= 0) && e.For(seat) {
 			snap.Events = append(snap.Events, e)
 		}
 	}

@@ -59,6 +59,7 @@ func (r *room) start(tok string) *apiError {
 	}
 	r.s.logf("room %s: started %s with %d players", r.code, r.info.ID, len(players))
 	r.broadcastLocked(nil)
+	r.s.notify(r.code, m.Opening())
 	return nil
 }
 
@@ -91,6 +92,7 @@ func (r *room) restart(tok string) *apiError {
 	}
 	r.s.logf("room %s: restarted", r.code)
 	r.broadcastLocked(nil)
+	r.s.notify(r.code, m.Opening())
 	return nil
 }
 
