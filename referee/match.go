@@ -106,6 +106,18 @@ func (m *Match) Opening() []Logged {
 // those but the last k, k being the number of the game's seat moves
 // (game.Info.SeatAction) among moves, and each seat move seats the next.
 func Replay(g game.Game, cfg game.Config, names []string, moves []game.Move) (*Match, error) {
+	return ReplayEach(g, cfg, names, moves, nil)
+}
+
+// ReplayEach is Replay that also hands each move's events, as Apply or Sit
+// returned them (every seat's, named), to each (when not nil), in order,
+// with the match being replayed: the events of a move older than those the
+// match keeps (EventLog), for the answer to a move resent after a restart.
+// It is called first with seq 0 and the set-up's events (Opening). each may
+// Rename a seat, as it was renamed after that move: the events that follow
+// have the new name, those before keep theirs. names are then the seats'
+// names as the game began (and each latecomer's as it sat down).
+func ReplayEach(g game.Game, cfg game.Config, names []string, moves []game.Move, each func(m *Match, seq int, evs []Logged)) (*Match, error) {
 	in := g.Info()
 	sits := 0
 	for _, mv := range moves {
@@ -120,6 +132,9 @@ func Replay(g game.Game, cfg game.Config, names []string, moves []game.Move) (*M
 	if err != nil {
 		return nil, err
 	}
+	if each != nil {
+		each(m, 0, m.Opening())
+	}
 	for i, mv := range moves {
 		if in.IsSeatMove(mv) {
 			if mv.Seat != len(m.names) {
@@ -128,13 +143,21 @@ func Replay(g game.Game, cfg game.Config, names []string, moves []game.Move) (*M
 			if len(mv.Args) != 0 {
 				return nil, fmt.Errorf("replaying move %d (%s): a seat move has no arguments", i+1, mv)
 			}
-			if _, _, _, err := m.Sit(names[len(m.names)]); err != nil {
+			_, seq, evs, err := m.Sit(names[len(m.names)])
+			if err != nil {
 				return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, mv, err)
+			}
+			if each != nil {
+				each(m, seq, evs)
 			}
 			continue
 		}
-		if _, _, err := m.Apply(mv); err != nil {
+		seq, evs, err := m.Apply(mv)
+		if err != nil {
 			return nil, fmt.Errorf("replaying move %d (%s): %w", i+1, mv, err)
+		}
+		if each != nil {
+			each(m, seq, evs)
 		}
 	}
 	return m, nil

@@ -40,6 +40,24 @@ import (
 // off by the journal and the room resumes from the one before. A journal is
 // thus linear in the room's changes, and a record is small whatever the
 // length of the game.
+//
+// A line damaged before the end (a bad checksum, bad JSON: a disk that lost
+// a block, a hand that edited the file) stops the replay there: the room
+// resumes from the records before it, when they make a room. The journal,
+// whole, is first kept beside it as CODE.journal.damaged-TIME (never
+// deleted), then cut just before the damaged line (journal.Salvage), so
+// that the records appended next follow the kept ones and a later restart
+// resumes the same room. The server says so in its log and on the table (a
+// room note of type "damaged", saved with the room). A journal whose
+// records before the damage make no room is left as it is.
+//
+// The answer to a move sent with an id is rebuilt on resume: the move's
+// seq and the events its seat saw, recomputed by replaying the game
+// (referee.ReplayEach), however old the move.
+//
+// A retired journal goes to done/, never over an older one of the same code
+// (done/CODE-2.journal and so on: codes are reused); CheckJournal sums a
+// journal up as resume would see it (tableref journal check).
 
 // Record kinds.
 const (
@@ -181,9 +199,12 @@ func (r *room) appendMoveLocked(rec saved) *apiError {
 	return nil
 }
 
-// resume reopens every room journal under the data directory. A damaged
-// journal is left as it is, with one line in the log; an ended room's is
-// retired.
+// resume reopens every room journal under the data directory. A journal
+// damaged before its end resumes from the records before the damage, kept
+// whole beside it (salvageable, journal.Salvage), with a line in the log and
+// a note on the table; one whose records before the damage make no room,
+// or that cannot be resumed for another reason, is left as it is, with one
+// line in the log; an ended room's is retired.
 func (s *Server) resume() {
 	dir := journal.Dir(s.cfg.Data)
 	names, err := dir.Names()
@@ -194,6 +215,23 @@ func (s *Server) resume() {
 	var resumed []string
 	for _, name := range names {
 		j, recs, repaired, err := dir.Open(name)
+		var damage *journal.DamageError
+		if errors.As(err, &damage) {
+			damage = nil
+			if !s.salvageable(dir, name) {
+				s.logf("room %s: cannot resume it (%v): the records before the damage make no room; its journal is left as it is", name, err)
+				continue
+			}
+			var kept string
+			kept, damage, err = dir.Salvage(name, s.clock().Now())
+			if err == nil {
+				if damage != nil {
+					s.logf("room %s: its journal was damaged at line %d (%s): it resumes from the %d records before that line; the whole journal is kept as %s",
+						name, damage.Line, damage.Why, damage.Records, kept)
+				}
+				j, recs, repaired, err = dir.Open(name)
+			}
+		}
 		if err != nil {
 			s.logf("room %s: cannot resume it (%v); its journal is left as it is", name, err)
 			continue
@@ -223,6 +261,10 @@ func (s *Server) resume() {
 		}
 		s.rooms[r.code] = r
 		r.mu.Lock()
+		if damage != nil {
+			r.addNoteLocked("damaged", fmt.Sprintf("The saved game was damaged at line %d: it resumes from just before that line.", damage.Line))
+			_ = r.persistLocked("repaired") // a failure is logged (NOT SAVED); the room goes on
+		}
 		for _, t := range r.timers {
 			r.scheduleLocked(t) // a timer that ran out while the server was down rings now
 		}
@@ -248,6 +290,42 @@ func (s *Server) resume() {
 	}
 }
 
+// salvageable reports whether the records before the damage in the named
+// journal make a room that can be resumed.
+func (s *Server) salvageable(dir journal.Dir, name string) bool {
+	rep, err := dir.Read(name)
+	if err != nil || rep.Damage == nil {
+		return false
+	}
+	_, _, err = s.restore(rep.Records)
+	return err == nil
+}
+
+// JournalSummary is a room journal summed up as the server resumes it.
+type JournalSummary struct {
+	Code   string
+	Game   string
+	Status string // lobby, playing, paused, over or ended
+	Round  int    // games started in the room (0: none yet)
+	Moves  int    // the moves of its current game
+}
+
+// CheckJournal rebuilds a room from a journal's records (journal.Read) as
+// the server does when it resumes it, with the catalogue's games, and
+// sums it up; an error says why the server could not resume it.
+func CheckJournal(recs []json.RawMessage) (JournalSummary, error) {
+	s := &Server{}
+	r, _, err := s.restore(recs)
+	if err != nil {
+		return JournalSummary{}, err
+	}
+	sum := JournalSummary{Code: r.code, Game: r.info.ID, Status: r.status, Round: r.round}
+	if r.match != nil {
+		sum.Moves = r.match.Seq()
+	}
+	return sum, nil
+}
+
 // idRecord is a remembered move id, to answer a resent move after a restart.
 type idRecord struct {
 	seat, seq int
@@ -265,6 +343,7 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 	var cur *saved
 	var moves []game.Move
 	var ids []idRecord
+	var told seatNames
 	for i, raw := range recs {
 		var rec saved
 		if err := json.Unmarshal(raw, &rec); err != nil {
@@ -275,7 +354,9 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 		case recRoom:
 			if cur == nil || rec.Round != cur.Round {
 				moves, ids = nil, nil // a new game
+				told.begin(rec.Seats)
 			} else {
+				told.room(rec.Seq, rec.Seats)
 				for k := range rec.Seats { // a seat with a new token forgets the old one's ids
 					if k >= len(cur.Seats) || cur.Seats[k] == nil || rec.Seats[k] == nil || cur.Seats[k].Token != rec.Seats[k].Token {
 						ids = slices.DeleteFunc(ids, func(x idRecord) bool { return x.seat == k })
@@ -302,6 +383,7 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 				sat := *cur
 				sat.Seats = append(slices.Clone(cur.Seats), rec.Sit)
 				cur = &sat
+				told.sit(rec.Sit.Name)
 			}
 			moves = append(moves, *rec.Move)
 			if rec.ID != "" {
@@ -320,6 +402,7 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 			}
 			rec = old.saved
 			rec.T, rec.Host, rec.Seq, moves, ids = recRoom, hashToken(rec.Host), len(old.Moves), old.Moves, nil
+			told.begin(rec.Seats)
 			if old.Started {
 				rec.Round = 1
 			}
@@ -369,40 +452,114 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 			}
 			names[i] = p.name
 		}
-		m, err := referee.Replay(g, game.Config{Variant: cur.Variant, Options: cur.Options, Seed: cur.Seed}, names, moves)
+		// The events of the moves sent with an id, however old, for their
+		// answers (the match keeps only the last referee.EventLog).
+		wanted := map[int]bool{}
+		for _, x := range ids {
+			wanted[x.seq] = true
+		}
+		events := map[int][]referee.Logged{}
+		// The events have the names they were told with: the seats' as
+		// the game began, each renamed after the move it followed.
+		start, renames := told.replay(names)
+		each := func(m *referee.Match, seq int, evs []referee.Logged) {
+			if wanted[seq] {
+				events[seq] = evs
+			}
+			for _, rn := range renames[seq] {
+				_ = m.Rename(rn.seat, rn.name)
+			}
+		}
+		m, err := referee.ReplayEach(g, game.Config{Variant: cur.Variant, Options: cur.Options, Seed: cur.Seed}, start, moves, each)
 		if err != nil {
 			return nil, err
+		}
+		for i, n := range m.Names() { // the seats' names now, whatever the journal said before
+			if i < len(names) && n != names[i] {
+				_ = m.Rename(i, names[i])
+			}
 		}
 		r.match = m
 		if r.status == statusPlaying && m.Over() {
 			r.status = statusOver
 		}
-		r.rememberLocked(ids)
+		r.rememberLocked(ids, events)
 	}
 	return r, nil
 }
 
+// seatNames follows the names of a game's seats through its journal: as
+// the game began (and each latecomer's as it sat down), and each rename
+// since (a seat taken over by a new phone under another name) with the
+// seq it came after, so that the replayed game's events have the names
+// they were told with.
+type seatNames struct {
+	first, now []string
+	renames    map[int][]seatRename // by the seq the rename came after
+}
+
+type seatRename struct {
+	seat int
+	name string
+}
+
+// begin starts a new game (or a room record of the first format) with seats.
+func (n *seatNames) begin(seats []*savedSeat) {
+	n.first, n.renames = make([]string, len(seats)), nil
+	for i, p := range seats {
+		if p != nil {
+			n.first[i] = p.Name
+		}
+	}
+	n.now = slices.Clone(n.first)
+}
+
+// room notes the seats of a later room record of the game, at seq.
+func (n *seatNames) room(seq int, seats []*savedSeat) {
+	for k, p := range seats {
+		if p == nil || k >= len(n.now) || p.Name == n.now[k] {
+			continue
+		}
+		if n.renames == nil {
+			n.renames = map[int][]seatRename{}
+		}
+		n.renames[seq] = append(n.renames[seq], seatRename{k, p.Name})
+		n.now[k] = p.Name
+	}
+}
+
+// sit notes a latecomer's new seat.
+func (n *seatNames) sit(name string) {
+	n.first = append(n.first, name)
+	n.now = append(n.now, name)
+}
+
+// replay is the names to replay the game with, and the renames after each
+// seq (0: after the set-up); when they do not fit the seats' names now
+// (final), those alone.
+func (n *seatNames) replay(final []string) ([]string, map[int][]seatRename) {
+	if len(n.first) != len(final) || slices.Contains(n.first, "") {
+		return final, nil
+	}
+	return n.first, n.renames
+}
+
 // rememberLocked restores the answers of the moves sent with an id, so
 // that a phone resending one after a restart is answered, not applied
-// twice. Their events are those the match still keeps (referee.EventLog).
-func (r *room) rememberLocked(ids []idRecord) {
-	bySeat := map[int]map[int][]referee.Logged{}
+// twice: the move's seq and, of events (every seat's, by seq, as replaying
+// the game made them again), those its seat may see, as the first answer
+// had them.
+func (r *room) rememberLocked(ids []idRecord, events map[int][]referee.Logged) {
 	for _, x := range ids {
 		p := r.seats[x.seat]
 		if p == nil || p.token == "" {
 			continue
 		}
-		evs, ok := bySeat[x.seat]
-		if !ok {
-			evs = map[int][]referee.Logged{}
-			for _, e := range r.match.Snapshot(x.seat, 0).Events {
-				evs[e.Seq] = append(evs[e.Seq], e)
+		a := answer{seq: x.seq, events: []referee.Logged{}}
+		for _, e := range events[x.seq] {
+			if e.For(x.seat) {
+				a.events = append(a.events, e)
 			}
-			bySeat[x.seat] = evs
-		}
-		a := answer{seq: x.seq, events: evs[x.seq]}
-		if a.events == nil {
-			a.events = []referee.Logged{}
 		}
 		p.remember(x.id, a)
 	}
@@ -414,6 +571,14 @@ func (s *Server) openJournal(code string) (*journal.Journal, error) {
 		return nil, nil
 	}
 	j, recs, _, err := journal.Dir(s.cfg.Data).Open(code)
+	if errors.Is(err, journal.ErrCorrupt) {
+		// The damaged journal of an old room that could not be resumed:
+		// keep it in done/ and start afresh.
+		if journal.Dir(s.cfg.Data).Retire(code) == nil {
+			s.logf("room %s: the damaged journal of an old room of that code is kept in done/", code)
+			j, recs, _, err = journal.Dir(s.cfg.Data).Open(code)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,7 @@ var commands = []command{
 	{"sound", "play the referee's sounds (and spoken announcements) to check the speakers", runSound},
 	{"serve", "serve the web remote: rooms on the table's screen, hands on the players' phones", runServe},
 	{"loadtest", "open many phones' websockets on a web remote server and measure its broadcasts", runLoadtest},
+	{"journal", "check the rooms' journals in a serve --data directory (journal check DIR)", runJournal},
 }
 
 // usageError is a mistake in how the command was called: exit status 2.

@@ -6,7 +6,14 @@
 // journal is opened, a last line that is incomplete or fails its checksum
 // (a torn write: the process died in the middle of writing it) is cut off,
 // and the journal resumes from the last whole record. Damage anywhere else
-// is an error: the journal is not silently rewritten.
+// is an error (a *DamageError): Open never rewrites it silently. Salvage
+// keeps such a journal whole beside it (NAME.journal.damaged-TIME) and cuts
+// the journal itself at the damaged line, so that it resumes from the
+// records before it; Read reports a journal's state without changing it.
+//
+// A retired journal goes to the directory's done/ folder and never takes
+// the place of one there: a name retired again (room codes are reused) is
+// kept as NAME-2.journal, NAME-3.journal and so on.
 package journal
 
 import (
@@ -29,8 +36,31 @@ import (
 // MaxRecord bounds one record's size.
 const MaxRecord = 1 << 20
 
-// ErrCorrupt reports damage before the journal's last record.
+// ErrCorrupt reports damage before the journal's last record: every such
+// error is a *DamageError, which says where.
 var ErrCorrupt = errors.New("journal damaged")
+
+// DamageError is a journal damaged before its last line: a line that is not
+// a record (a bad checksum, bad JSON, not a journal line at all) with more
+// after it. It is ErrCorrupt (errors.Is).
+type DamageError struct {
+	Path   string // the journal ("" when read from a stream)
+	Line   int    // the damaged line, from 1
+	Why    string // what is wrong with it
+	Offset int64  // where the line starts: the records before it end here
+	// Records is how many whole records come before it.
+	Records int
+}
+
+func (e *DamageError) Error() string {
+	msg := fmt.Sprintf("%v at line %d (%s; the %d records before it are whole)", ErrCorrupt, e.Line, e.Why, e.Records)
+	if e.Path != "" {
+		msg = e.Path + ": " + msg
+	}
+	return msg
+}
+
+func (e *DamageError) Unwrap() error { return ErrCorrupt }
 
 // Journal is one open log. It is safe for concurrent use.
 type Journal struct {
@@ -62,6 +92,11 @@ func Open(path string) (j *Journal, records []json.RawMessage, repaired bool, er
 	records, good, err := scan(f)
 	if err != nil {
 		f.Close()
+		var d *DamageError
+		if errors.As(err, &d) {
+			d.Path = path
+			return nil, nil, false, d
+		}
 		return nil, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	st, err := f.Stat()
@@ -90,49 +125,173 @@ func Open(path string) (j *Journal, records []json.RawMessage, repaired bool, er
 }
 
 // scan reads whole records and returns them with the offset just after the
-// last good one.
+// last good one. A bad line with more after it is a *DamageError.
 func scan(r io.Reader) ([]json.RawMessage, int64, error) {
+	recs, good, _, err := scanAll(r)
+	return recs, good, err
+}
+
+// scanAll is scan that also counts the lines (a torn tail without its
+// newline counts as one).
+func scanAll(r io.Reader) (out []json.RawMessage, good int64, lines int, err error) {
 	br := bufio.NewReaderSize(r, 64<<10)
-	var out []json.RawMessage
-	var good int64
-	line := 0
 	for {
 		b, err := br.ReadBytes('\n')
 		if err == io.EOF {
 			// No newline: a torn tail (or nothing).
-			return out, good, nil
+			if len(b) > 0 {
+				lines++
+			}
+			return out, good, lines, nil
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, lines, err
 		}
-		line++
-		rec, ok := parse(b)
-		if !ok {
+		lines++
+		rec, why := parse(b)
+		if why != "" {
 			// Only the last line may be torn.
 			if _, err := br.Peek(1); err == io.EOF {
-				return out, good, nil
+				return out, good, lines, nil
 			}
-			return nil, 0, fmt.Errorf("%w at record %d (a bad line before the end)", ErrCorrupt, line)
+			return nil, 0, lines, &DamageError{Line: lines, Why: why, Offset: good, Records: len(out)}
 		}
 		out = append(out, rec)
 		good += int64(len(b))
 	}
 }
 
-func parse(b []byte) (json.RawMessage, bool) {
+// parse reads one line: its record, or why it is not one.
+func parse(b []byte) (json.RawMessage, string) {
 	b = bytes.TrimSuffix(b, []byte("\n"))
 	if len(b) < 10 || b[8] != ' ' {
-		return nil, false
+		return nil, "not a journal line"
 	}
 	want, err := strconv.ParseUint(string(b[:8]), 16, 32)
 	if err != nil {
-		return nil, false
+		return nil, "not a journal line"
 	}
 	body := b[9:]
-	if crc32.ChecksumIEEE(body) != uint32(want) || !json.Valid(body) {
-		return nil, false
+	if crc32.ChecksumIEEE(body) != uint32(want) {
+		return nil, "bad checksum"
 	}
-	return json.RawMessage(bytes.Clone(body)), true
+	if !json.Valid(body) {
+		return nil, "bad JSON"
+	}
+	return json.RawMessage(bytes.Clone(body)), ""
+}
+
+// Report is a journal's state, as Read finds it.
+type Report struct {
+	Path string
+	// Records are the whole records: all of them, or those before the
+	// damage.
+	Records []json.RawMessage
+	Lines   int  // lines in the file (a torn last one included)
+	Torn    bool // the last line is incomplete or bad: Open cuts it off
+	// Damage is where the journal is damaged before its last line (nil:
+	// it is not). Open refuses such a journal; Salvage repairs it.
+	Damage *DamageError
+}
+
+// Read reads the journal at path without changing it: a damaged journal
+// is no error but a Report with its Damage.
+func Read(path string) (*Report, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a file", path) // nor opened: a pipe would wait
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	recs, good, lines, err := scanAll(f)
+	rep := &Report{Path: path, Records: recs, Lines: lines}
+	var d *DamageError
+	switch {
+	case errors.As(err, &d):
+		d.Path = path
+		rep.Damage = d
+		// The records before the damage, again (scan returns none with
+		// an error).
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+		rep.Records, _, _, err = scanAll(io.LimitReader(f, d.Offset))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, err)
+	default:
+		rep.Torn = good < st.Size()
+	}
+	return rep, nil
+}
+
+// Salvage repairs a journal damaged before its last line: the file, whole,
+// is first copied beside it as PATH.damaged-TIME (at, in UTC; -2, -3... when
+// that name is taken) and flushed to the disk, then the journal is cut just
+// before the damaged line, so that it resumes from the records before it
+// and what is appended next follows them. It returns the copy's path and
+// the damage it repaired; a journal with no damage is left alone ("",
+// nil, nil). A crash between the two steps leaves the copy and the journal
+// still damaged: Salvage again makes another copy, and nothing is lost.
+func Salvage(path string, at time.Time) (kept string, damage *DamageError, err error) {
+	rep, err := Read(path)
+	if err != nil {
+		return "", nil, err
+	}
+	if rep.Damage == nil {
+		return "", nil, nil
+	}
+	src, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return "", nil, err
+	}
+	defer src.Close()
+	stamp := path + ".damaged-" + at.UTC().Format("20060102T150405Z")
+	var dst *os.File
+	for i := 1; ; i++ {
+		kept = stamp
+		if i > 1 {
+			kept = fmt.Sprintf("%s-%d", stamp, i)
+		}
+		dst, err = os.OpenFile(kept, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, os.ErrExist) || i >= 1000 {
+			return "", nil, fmt.Errorf("%s: keeping the damaged journal: %w", path, err)
+		}
+	}
+	_, err = io.Copy(dst, src)
+	if err == nil {
+		err = dst.Sync()
+	}
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = syncDir(filepath.Dir(kept))
+	}
+	if err != nil {
+		os.Remove(kept)
+		return "", nil, fmt.Errorf("%s: keeping the damaged journal: %w", path, err)
+	}
+	if err := src.Truncate(rep.Damage.Offset); err != nil {
+		return kept, nil, fmt.Errorf("%s: cutting it at the damaged line: %w", path, err)
+	}
+	if err := src.Sync(); err != nil {
+		return kept, nil, fmt.Errorf("%s: cutting it at the damaged line: %w", path, err)
+	}
+	return kept, rep.Damage, nil
 }
 
 // Append writes v (as JSON) and flushes it to the disk.
@@ -262,16 +421,40 @@ func (d Dir) Modified(name string) time.Time {
 	return st.ModTime()
 }
 
+// Read reports the named journal's state without changing it (Read).
+func (d Dir) Read(name string) (*Report, error) {
+	return Read(filepath.Join(string(d), name+ext))
+}
+
+// Salvage repairs the named journal, damaged before its last line
+// (Salvage).
+func (d Dir) Salvage(name string, at time.Time) (kept string, damage *DamageError, err error) {
+	return Salvage(filepath.Join(string(d), name+ext), at)
+}
+
+// retireMu makes the look for a free name in done/ and the rename into it
+// one step within this process (the only writer of its directory).
+var retireMu sync.Mutex
+
 // Retire moves a finished journal into the directory's "done" folder, so
-// that it is kept but not resumed. The move is flushed to the disk (both
-// directories are synced) before Retire returns, so that after a power cut
-// the journal is in one place or the other, never resumed once retired.
+// that it is kept but not resumed. It never replaces a journal there: when
+// done/NAME.journal exists (the code was used before) the journal becomes
+// done/NAME-2.journal, or -3 and so on. The move is flushed to the disk
+// (both directories are synced) before Retire returns, so that after a
+// power cut the journal is in one place or the other, never resumed once
+// retired.
 func (d Dir) Retire(name string) error {
 	done := filepath.Join(string(d), "done")
 	if err := mkdirSynced(done); err != nil {
 		return err
 	}
-	if err := os.Rename(filepath.Join(string(d), name+ext), filepath.Join(done, name+ext)); err != nil {
+	retireMu.Lock()
+	defer retireMu.Unlock()
+	to, err := freeName(done, name)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(filepath.Join(string(d), name+ext), to); err != nil {
 		return err
 	}
 	if err := syncDir(done); err != nil {
@@ -281,6 +464,23 @@ func (d Dir) Retire(name string) error {
 		return fmt.Errorf("retiring %s: %w", name, err)
 	}
 	return nil
+}
+
+// freeName is the first of dir/NAME.journal, dir/NAME-2.journal, ... that
+// does not exist.
+func freeName(dir, name string) (string, error) {
+	for i := 1; i <= 100000; i++ {
+		p := filepath.Join(dir, name+ext)
+		if i > 1 {
+			p = filepath.Join(dir, fmt.Sprintf("%s-%d%s", name, i, ext))
+		}
+		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
+			return p, nil
+		} else if err != nil {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("retiring %s: no free name in %s", name, dir)
 }
 
 // mkdirSynced makes dir and any missing parents, syncing the parent of

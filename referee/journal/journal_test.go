@@ -3,6 +3,7 @@ package journal
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,7 +159,10 @@ func TestDamageBeforeTheEndIsAnErrorAndTheFileIsLeftAlone(t *testing.T) {
 	require.NoError(t, os.WriteFile(path, damaged, 0o600))
 	_, _, _, err := Open(path)
 	require.ErrorIs(t, err, ErrCorrupt)
-	assert.Contains(t, err.Error(), "record 1")
+	assert.Contains(t, err.Error(), "line 1")
+	var d *DamageError
+	require.ErrorAs(t, err, &d)
+	assert.Equal(t, DamageError{Path: path, Line: 1, Why: "bad checksum"}, *d)
 	after, _ := os.ReadFile(path)
 	assert.Equal(t, damaged, after, "nothing saved is lost")
 }
@@ -239,8 +243,22 @@ func FuzzScan(f *testing.F) {
 	f.Add(buf.Bytes())
 	f.Add([]byte("00000000 {}\n"))
 	f.Add([]byte("garbage\nmore"))
+	f.Add([]byte("00000000 {}\ngarbage\n00000000 {}\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		recs, good, err := scan(bytes.NewReader(b))
+		var d *DamageError
+		if errors.As(err, &d) {
+			// The damage is at a line's start, after whole records that
+			// read again alone, with no damage.
+			if d.Offset > int64(len(b)) || (d.Offset > 0 && b[d.Offset-1] != '\n') || d.Line < 1 {
+				t.Fatalf("damage at line %d, offset %d of %d: not a line's start", d.Line, d.Offset, len(b))
+			}
+			before, at, err := scan(bytes.NewReader(b[:d.Offset]))
+			if err != nil || len(before) != d.Records || at != d.Offset {
+				t.Fatalf("the %d records before the damage read again as %d up to %d (%v)", d.Records, len(before), at, err)
+			}
+			return
+		}
 		if err != nil {
 			return
 		}
