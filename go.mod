@@ -13,9 +13,11 @@ require (
 	github.com/gofiber/fiber/v2 v2.52.15
 	github.com/gordonklaus/portaudio v0.0.0-20250206071425-98a94950218b
 	github.com/mdp/qrterminal/v3 v3.2.1
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/rivo/uniseg v0.2.0
 	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
 	github.com/stretchr/testify v1.12.1
+	golang.org/x/text v0.23.0
 	gonum.org/v1/gonum v0.17.0
 )
 

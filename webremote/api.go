@@ -8,10 +8,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/rivo/uniseg"
 
 	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
@@ -25,6 +21,7 @@ import (
 func (s *Server) routes() {
 	a := s.app
 	a.Use(recover.New()) // a bug answers 500 {"error":…} rather than stopping the server
+	a.Use(s.guard)       // security headers, the Host, cross-site requests (server.go)
 	a.Get("/", s.page("index.html"))
 	a.Get("/t/:room", s.page("table.html"))
 	a.Get("/j/:room", s.page("phone.html"))
@@ -92,33 +89,6 @@ func (s *Server) routes() {
 		return r.timerAction(tok, b.Name, b.Action, b.Seconds)
 	}))
 	a.Get("/ws/:room", s.limit, s.wsCheck, websocket.New(s.wsServe, websocket.Config{ReadBufferSize: 4096, WriteBufferSize: 4096}))
-}
-
-// limit answers 429 past the rate: per token when the request carries a
-// live one, else per address (so random tokens buy no extra requests).
-func (s *Server) limit(c *fiber.Ctx) error {
-	if s.limiter == nil {
-		return c.Next()
-	}
-	key := "a:" + c.IP()
-	tok := bearer(c)
-	if tok == "" {
-		tok = c.Query("token")
-	}
-	if tok != "" && s.knownToken(tok) {
-		key = "t:" + tok
-	}
-	if !s.limiter.allow(key) {
-		return fail(fiber.StatusTooManyRequests, tooMany(s.cfg.RateLimit))
-	}
-	return c.Next()
-}
-
-func tooMany(rate int) string {
-	if rate <= 0 {
-		rate = 20
-	}
-	return fmt.Sprintf("too many requests: at most %d a second; slow down", rate)
 }
 
 // noStore keeps answers (tokens, views) out of caches.
@@ -200,7 +170,8 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 	if base == "" {
 		base = c.BaseURL()
 	}
-	code, host, joinURL, aerr := s.newRoom(base, req.Game, req.Players, req.Variant, opts)
+	p := s.peerOf(c)
+	code, host, joinURL, aerr := s.newRoom(&p, base, req.Game, req.Players, req.Variant, opts)
 	if aerr != nil {
 		return aerr
 	}
@@ -214,15 +185,16 @@ func (s *Server) CreateRoom(game string, players int, variant string, options ma
 	if base == "" {
 		base = "http://localhost"
 	}
-	code, host, joinURL, aerr := s.newRoom(base, game, players, variant, options)
+	code, host, joinURL, aerr := s.newRoom(nil, base, game, players, variant, options)
 	if aerr != nil {
 		return "", "", "", aerr
 	}
 	return code, host, joinURL, nil
 }
 
-// newRoom checks a room's game, players, variant and options and makes it.
-func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, opts map[string]string) (string, string, string, *apiError) {
+// newRoom checks a room's game, players, variant and options and makes it,
+// for p (nil: the server itself, as tableref serve --game).
+func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant string, opts map[string]string) (string, string, string, *apiError) {
 	if strings.TrimSpace(gameID) == "" {
 		return "", "", "", fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(s.gameIDs(), ", ")+")")
 	}
@@ -258,8 +230,18 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	r := &room{s: s, g: g, info: info, want: wantPlayers, variant: variant, options: opts, host: hashToken(host),
 		status: statusLobby, seats: make([]*player, seats), byToken: map[string]int{}, clients: map[*client]struct{}{}}
 
+	// The global cap is not for this machine's host under the limits: it
+	// has a cap of its own (maxRoomsLocal), so that strangers filling the
+	// server never lock the host out of their party.
+	ownCap := p != nil && s.limited()
+	globalCap := !ownCap || !p.local
+	if ownCap {
+		if aerr := s.makeWayFor(*p); aerr != nil {
+			return "", "", "", aerr
+		}
+	}
 	s.mu.RLock()
-	full := len(s.rooms) >= maxRooms
+	full := globalCap && len(s.rooms) >= maxRooms
 	s.mu.RUnlock()
 	if full {
 		s.sweep() // rooms idle for long make way
@@ -270,10 +252,15 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	// order is a room's lock, then the server's).
 	r.mu.Lock()
 	s.mu.Lock()
-	if len(s.rooms) >= maxRooms {
+	if globalCap && len(s.rooms) >= maxRooms {
 		s.mu.Unlock()
 		r.mu.Unlock()
 		return "", "", "", fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
+	}
+	if ownCap && len(s.ownRoomsLocked(p.key)) >= roomCap(*p) {
+		s.mu.Unlock()
+		r.mu.Unlock()
+		return "", "", "", tooManyRooms(*p)
 	}
 	code, err := s.newCodeLocked()
 	if err != nil {
@@ -285,6 +272,10 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	r.joinURL = base + "/j/" + code
 	s.rooms[code] = r
 	s.tokens[r.host] = r
+	if p != nil {
+		s.ownerN++
+		s.owners[r] = owner{key: p.key, n: s.ownerN}
+	}
 	onRoom, published := s.onRoom, s.published
 	s.mu.Unlock()
 	if published != nil {
@@ -318,48 +309,36 @@ func (s *Server) newRoom(base, gameID string, wantPlayers int, variant string, o
 	return code, host, r.joinURL, nil
 }
 
-// cleanName checks a player's name as people write it: 1 to 24 letters as
-// a reader counts them (grapheme clusters: 👨‍🍳 is one), in any script, with
-// emoji sequences (joiners, variation selectors, a flag's tag characters);
-// no control character and no character that turns the text's direction,
-// which could make a name read as another's.
-func cleanName(name string) (string, *apiError) {
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" {
-		return "", fail(fiber.StatusBadRequest, `give your name: {"name":"Ann"}`)
+// makeWayFor makes way for a new room of p's when p has all the live rooms
+// it may create: its oldest lobby that nobody joined, else its oldest
+// finished game, is retired (a host going from game to game is never
+// stuck); 429 when every room of p's is in use.
+func (s *Server) makeWayFor(p peer) *apiError {
+	s.mu.Lock()
+	own := s.ownRoomsLocked(p.key)
+	s.mu.Unlock()
+	if len(own) < roomCap(p) {
+		return nil
 	}
-	tooLong := fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
-	if !utf8.ValidString(name) || len(name) > maxNameBytes {
-		return "", tooLong
-	}
-	letters := 0
-	for g := uniseg.NewGraphemes(name); g.Next(); letters++ {
-		if len(g.Str()) > maxLetterBytes {
-			return "", tooLong // a letter under a pile of accents
+	for _, spare := range []func(r *room) bool{
+		func(r *room) bool { return r.status == statusLobby && r.emptyLocked() },
+		func(r *room) bool { return r.status == statusOver },
+	} {
+		for _, r := range own {
+			r.mu.Lock()
+			retired := spare(r) && r.endLocked("retired", "the room was replaced by a newer one from the same address") == nil
+			r.mu.Unlock()
+			if retired {
+				s.logf("room %s: replaced by a newer room of its creator's", r.code)
+				return nil
+			}
 		}
 	}
-	if letters > maxName {
-		return "", tooLong
-	}
-	for _, r := range name {
-		switch {
-		case unicode.Is(unicode.Bidi_Control, r):
-			return "", fail(fiber.StatusBadRequest, "a name may not hold characters that change the text's direction")
-		case unicode.IsControl(r):
-			return "", fail(fiber.StatusBadRequest, "a name may not hold control characters")
-		case unicode.IsPrint(r), emojiPart(r):
-		default:
-			return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name may hold only letters, marks, digits, punctuation, symbols and emoji (not %U)", r))
-		}
-	}
-	return name, nil
+	return tooManyRooms(p)
 }
 
-// emojiPart reports whether r is an invisible part of an emoji sequence: a
-// zero-width joiner (👨‍🍳), a variation selector (🏳️), or a tag character
-// (a region's flag, 🏴󠁧󠁢󠁳󠁣󠁴󠁿).
-func emojiPart(r rune) bool {
-	return r == '\u200d' || unicode.Is(unicode.Variation_Selector, r) || (r >= 0xE0020 && r <= 0xE007F)
+func tooManyRooms(p peer) *apiError {
+	return fail(fiber.StatusTooManyRequests, fmt.Sprintf("too many rooms from one address: at most %d open, none of them an empty lobby or a finished game; end one", roomCap(p)))
 }
 
 func (s *Server) join(c *fiber.Ctx) error {
@@ -446,11 +425,22 @@ func (s *Server) moves(c *fiber.Ctx) error {
 	if err := decode(c.Body(), &req); err != nil {
 		return err
 	}
+	if err := checkSeq(req.Seq); err != nil {
+		return err
+	}
 	a, err := r.move(tok, req)
 	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"ok": true, "seq": a.seq, "events": a.events})
+}
+
+// checkSeq refuses a move's seq below 0 (400; a stale one is 409).
+func checkSeq(seq *int) *apiError {
+	if seq != nil && *seq < 0 {
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("seq %d: give the sequence number of the view the move was made on, a whole number from 0", *seq))
+	}
+	return nil
 }
 
 // hostAction runs a host control and answers {"ok":true}. The token is
@@ -486,7 +476,7 @@ func (s *Server) qr(c *fiber.Ctx) error {
 		r.qrOnce.Do(func() { r.qr, _ = qrcode.Encode(r.joinURL, qrcode.Medium, 320) })
 		png = r.qr
 	case "table": // the public table, for a TV
-		png, _ = qrcode.Encode(r.tableURL(), qrcode.Medium, 320)
+		png = s.qrOf(r.tableURL())
 	default:
 		return fail(fiber.StatusBadRequest, "for=join (the default) or for=table")
 	}
@@ -495,6 +485,28 @@ func (s *Server) qr(c *fiber.Ctx) error {
 	}
 	c.Set(fiber.HeaderContentType, "image/png")
 	return c.Send(png)
+}
+
+// qrOf draws the QR code of an address once (the drawing takes tens of
+// milliseconds); the cache is emptied when it holds more codes than there
+// may be rooms.
+func (s *Server) qrOf(addr string) []byte {
+	s.mu.RLock()
+	png := s.qrs[addr]
+	s.mu.RUnlock()
+	if png != nil {
+		return png
+	}
+	png, _ = qrcode.Encode(addr, qrcode.Medium, 320)
+	if png != nil {
+		s.mu.Lock()
+		if len(s.qrs) >= 2*maxRooms {
+			clear(s.qrs)
+		}
+		s.qrs[addr] = png
+		s.mu.Unlock()
+	}
+	return png
 }
 
 // page serves one of the pages of web.FS.

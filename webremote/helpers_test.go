@@ -117,12 +117,7 @@ func call(t *testing.T, s *Server, method, path, token string, body any) resp {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	res, err := s.App().Test(req, -1)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	return resp{status: res.StatusCode, body: b, header: res.Header}
+	return do(t, s, req)
 }
 
 // createRoom makes a room and returns its code and host token.

@@ -1,16 +1,36 @@
 package webremote
 
 import (
+	"fmt"
+	"net"
 	"sync"
 	"time"
+
+	"github.com/gofiber/fiber/v2"
 )
 
-// limiter is a token bucket per key (a known token, or an address): each
-// bucket holds up to rate requests and refills at rate per second. It is
-// written here rather than taken from fiber's limiter middleware so that the
-// websocket's frames can be counted against the same buckets as requests.
+// The network's limits (docs/api.md, "Limits"). Everything a stranger can
+// do is counted against the address it comes from: a token never buys
+// more. An address on this machine (loopback, or the server's own address:
+// the host's laptop) gets generous limits, but not enough to fill the
+// server alone; a negative Config.RateLimit lifts every limit by address
+// (load tests and browser tests, whose phones all share 127.0.0.1).
+const (
+	localRateFactor    = 5   // this machine's rate: 5 times Config.RateLimit
+	maxRoomsPerAddr    = 8   // live rooms created by one address
+	maxRoomsLocal      = 50  // live rooms created from this machine (over and above maxRooms)
+	maxSocketsPerAddr  = 16  // open websockets from one address
+	maxSocketsLocal    = 256 // open websockets from this machine
+	maxSocketsPerToken = 4   // open websockets of one token: a fifth closes the oldest
+)
+
+// limiter is a token bucket per key (an address, or a known token): each
+// bucket holds up to its rate of requests and refills at its rate per
+// second. It is written here rather than taken from fiber's limiter
+// middleware so that the websocket's frames can be counted against the same
+// buckets as requests.
 type limiter struct {
-	rate float64
+	rate float64 // allow's rate
 	now  func() time.Time
 
 	mu      sync.Mutex
@@ -20,6 +40,7 @@ type limiter struct {
 
 type bucket struct {
 	tokens float64
+	rate   float64
 	last   time.Time
 }
 
@@ -32,13 +53,21 @@ func (l *limiter) allow(key string) bool {
 	if l == nil {
 		return true
 	}
+	return l.allowAt(key, l.rate)
+}
+
+// allowAt is allow for a bucket of its own rate.
+func (l *limiter) allowAt(key string, rate float64) bool {
+	if l == nil {
+		return true
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()
 	if now.Sub(l.swept) > time.Minute {
 		// Forget buckets that are full again, so that the map stays small.
 		for k, b := range l.buckets {
-			if now.Sub(b.last).Seconds()*l.rate+b.tokens >= l.rate {
+			if now.Sub(b.last).Seconds()*b.rate+b.tokens >= b.rate {
 				delete(l.buckets, k)
 			}
 		}
@@ -46,11 +75,11 @@ func (l *limiter) allow(key string) bool {
 	}
 	b, ok := l.buckets[key]
 	if !ok {
-		b = &bucket{tokens: l.rate, last: now}
+		b = &bucket{tokens: rate, rate: rate, last: now}
 		l.buckets[key] = b
 	}
-	b.tokens = min(l.rate, b.tokens+now.Sub(b.last).Seconds()*l.rate)
-	b.last = now
+	b.tokens = min(rate, b.tokens+now.Sub(b.last).Seconds()*rate)
+	b.rate, b.last = rate, now
 	if b.tokens < 1 {
 		return false
 	}
@@ -58,11 +87,161 @@ func (l *limiter) allow(key string) bool {
 	return true
 }
 
-// limitKey is a websocket frame's bucket: its token's, or for a screen
-// that watches without one, its address's.
-func limitKey(tok, ip string) string {
-	if tok == "" {
-		return "a:" + ip
+// peer is where a request comes from, for the limits.
+type peer struct {
+	key   string // "a:ADDRESS" (an IPv6 address by its /64: one host's many addresses are one), or "local"
+	local bool   // this machine: loopback, or the server's own address
+}
+
+// peerOf is the request's peer.
+func (s *Server) peerOf(c *fiber.Ctx) peer {
+	if s.testPeer != nil {
+		if p, ok := s.testPeer(c); ok {
+			return p
+		}
 	}
-	return "t:" + tok
+	ip := net.ParseIP(c.IP())
+	local := false
+	if ip != nil && !ip.IsUnspecified() {
+		local = ip.IsLoopback()
+		if la, ok := c.Context().LocalAddr().(*net.TCPAddr); ok && la.IP.Equal(ip) {
+			local = true // the host's browser on the server's own LAN address
+		}
+	}
+	if local {
+		return peer{key: "local", local: true} // loopback and the LAN address: one machine
+	}
+	return peer{key: addrKey(ip, c.IP())}
+}
+
+// addrKey is an address's key: an IPv4 address, or an IPv6 address's /64
+// (a host picks addresses from its /64 at will).
+func addrKey(ip net.IP, raw string) string {
+	if ip == nil {
+		return "a:" + raw
+	}
+	if ip.To4() == nil {
+		return "a:" + ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	}
+	return "a:" + ip.String()
+}
+
+// limited reports whether the limits by address apply (Config.RateLimit
+// not negative).
+func (s *Server) limited() bool { return s.limiter != nil }
+
+// rate is a peer's requests a second.
+func (s *Server) rate(p peer) float64 {
+	r := s.limiter.rate
+	if p.local {
+		r *= localRateFactor
+	}
+	return r
+}
+
+// allowPeer takes one request from the peer's bucket and, for a live token,
+// from the token's too: a token has a budget of its own within its
+// address's, never instead of it.
+func (s *Server) allowPeer(p peer, tok string) bool {
+	if !s.limited() {
+		return true
+	}
+	ok := s.limiter.allowAt(p.key, s.rate(p))
+	if tok != "" && s.knownToken(tok) {
+		ok = s.limiter.allowAt("t:"+hashToken(tok), s.limiter.rate) && ok
+	}
+	return ok
+}
+
+// limit answers 429 past the rate of the request's address (and of its
+// token, when it carries a live one).
+func (s *Server) limit(c *fiber.Ctx) error {
+	if !s.limited() {
+		return c.Next()
+	}
+	tok := bearer(c)
+	if tok == "" {
+		tok = c.Query("token")
+	}
+	p := s.peerOf(c)
+	if !s.allowPeer(p, tok) {
+		return fail(fiber.StatusTooManyRequests, s.tooMany(p))
+	}
+	return c.Next()
+}
+
+func (s *Server) tooMany(p peer) string {
+	if s.limiter == nil {
+		return "too many requests; slow down"
+	}
+	return fmt.Sprintf("too many requests: at most %g a second from one address (and %g with one token); slow down", s.rate(p), s.limiter.rate)
+}
+
+// roomCap is the most live rooms the peer may have created.
+func roomCap(p peer) int {
+	if p.local {
+		return maxRoomsLocal
+	}
+	return maxRoomsPerAddr
+}
+
+// socketCap is the most websockets the peer may have open.
+func socketCap(p peer) int {
+	if p.local {
+		return maxSocketsLocal
+	}
+	return maxSocketsPerAddr
+}
+
+// ownRoomsLocked lists the live rooms key created, oldest first; the
+// caller holds s.mu (and it forgets the rooms that ended).
+func (s *Server) ownRoomsLocked(key string) []*room {
+	var own []*room
+	for r, o := range s.owners {
+		if s.rooms[r.code] != r {
+			delete(s.owners, r)
+			continue
+		}
+		if o.key == key {
+			own = append(own, r)
+		}
+	}
+	// Oldest first: by creation number.
+	for i := 1; i < len(own); i++ {
+		for j := i; j > 0 && s.owners[own[j]].n < s.owners[own[j-1]].n; j-- {
+			own[j], own[j-1] = own[j-1], own[j]
+		}
+	}
+	return own
+}
+
+// openSocket counts a websocket of the peer; false when it has too many.
+func (s *Server) openSocket(p peer) bool {
+	s.limMu.Lock()
+	defer s.limMu.Unlock()
+	if s.limited() && s.sockets[p.key] >= socketCap(p) {
+		return false
+	}
+	s.sockets[p.key]++
+	return true
+}
+
+// closeSocket forgets a websocket counted by openSocket.
+func (s *Server) closeSocket(p peer) {
+	s.limMu.Lock()
+	defer s.limMu.Unlock()
+	if s.sockets[p.key]--; s.sockets[p.key] <= 0 {
+		delete(s.sockets, p.key)
+	}
+}
+
+// socketsFull reports whether the peer has all the websockets it may.
+func (s *Server) socketsFull(p peer) bool {
+	s.limMu.Lock()
+	defer s.limMu.Unlock()
+	return s.limited() && s.sockets[p.key] >= socketCap(p)
+}
+
+func tooManySockets(p peer) string {
+	return fmt.Sprintf("too many websockets open from one address (at most %d): close some pages", socketCap(p))
 }

@@ -1,6 +1,7 @@
 package webremote
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,10 +33,74 @@ func TestNamesAsPeopleWriteThem(t *testing.T) {
 		{"a\u0000b", "control"},
 		{"a\u0007b", "control"},
 		{"   ", "give your name"},
+		{"\u200d", "a character that shows"},
+		{"\ufe0f\u200d\ufe0f", "a character that shows"},
+		{"\u3164", "a character that shows"}, // a Hangul filler
 	} {
 		_, err := cleanName(c.name)
 		if assert.NotNil(t, err, "%q accepted", c.name) {
 			assert.Contains(t, err.msg, c.why, "%q", c.name)
 		}
+	}
+}
+
+// Names that look the same on a screen are one name: a lookalike of a
+// name taken is refused as taken. Letters of other scripts that look like
+// Latin ones (UTS #39 confusables), case, width, compatibility forms and
+// invisible characters make no new name; names that look different stay
+// apart.
+func TestLookalikeNamesAreOneName(t *testing.T) {
+	for _, c := range [][2]string{
+		{"Zoe", "\u0396oe"},           // Greek capital zeta
+		{"Zoe", "zoe"},                // case
+		{"Zoe", "ZOE"},                // case
+		{"Anna", "Ann\u0430"},         // Cyrillic small a
+		{"Anna", "\u0410nna"},         // Cyrillic capital A
+		{"Ann", "\uff21nn"},           // fullwidth A
+		{"Ann", "\uff41\uff4e\uff4e"}, // fullwidth ann
+		{"fin", "\ufb01n"},            // the ligature fi: a compatibility form
+		{"Bea", "Bea\u200d"},          // a joiner after it
+		{"Bea", "Bea\ufe0f"},          // a variation selector after it
+		{"Bea", "Be\u0061\U000E0041"}, // a tag character after it
+		{"Al", "AI"},                  // l and capital I
+		{"Zoë", "Zoe\u0308"},          // composed and decomposed
+		{"{0}", "{0}"},
+	} {
+		assert.Equal(t, lookalike(c[0]), lookalike(c[1]), "%q and %q", c[0], c[1])
+	}
+	for _, c := range [][2]string{
+		{"Zoe", "Zoë"}, {"Ann", "Anne"}, {"Ann", "Bob"}, {"{0}", "{1}"}, {"王小明", "王小朋"},
+		{"👨‍🍳", "👩‍🍳"}, {"Ann", "Ann 2"},
+	} {
+		assert.NotEqual(t, lookalike(c[0]), lookalike(c[1]), "%q and %q", c[0], c[1])
+	}
+}
+
+// A name that looks like one taken in the room is refused as taken, saying
+// which it looks like; a name that looks different joins.
+func TestALookalikeOfANameTakenIsRefused(t *testing.T) {
+	s := newTestServer(t, Config{})
+	code, _ := createRoom(t, s, map[string]any{"game": "deck", "players": 6})
+	joinRoom(t, s, code, "Zoe")
+	joinRoom(t, s, code, "Anna")
+	for _, c := range []struct{ name, like string }{
+		{"\u0396oe", "Zoe"},        // Greek capital zeta
+		{"zoe", "Zoe"},             // case
+		{"ZOE", "Zoe"},             // case
+		{"\uff3aoe", "Zoe"},        // fullwidth Z
+		{"Ann\u0430", "Anna"},      // Cyrillic a
+		{"\u0410nn\u0430", "Anna"}, // Cyrillic A and a
+		{"Anna\u200d", "Anna"},     // an invisible joiner after it
+	} {
+		r := call(t, s, "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": c.name})
+		if assert.Equal(t, 409, r.status, "%q: %s", c.name, r.body) {
+			assert.Equal(t, fmt.Sprintf("the name %q looks like %q, already taken in room %s: choose another", c.name, c.like, code), r.errorText(t))
+		}
+	}
+	r := call(t, s, "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": "Zoe"})
+	assert.Equal(t, 409, r.status, "%s", r.body)
+	assert.Equal(t, fmt.Sprintf("the name %q is taken in room %s: choose another", "Zoe", code), r.errorText(t))
+	for _, ok := range []string{"Zoë", "Annabel", "{0}"} {
+		joinRoom(t, s, code, ok)
 	}
 }

@@ -16,13 +16,18 @@ import (
 // phone or a screen merely connected is not. The server looks every
 // sweepEvery, when a new room would find the server full, and when it
 // resumes the saved rooms (a room already too old is retired, not
-// resumed).
+// resumed). Under the limits by address (limit.go: Config.RateLimit not
+// negative), an empty lobby (nobody joined) with no screen connected goes
+// after emptyLobbyIdle (or IdleDone, if shorter): rooms made and left empty
+// do not hold the server's places for hours, and since no screen is
+// connected when the server starts, a saved one that old is not resumed.
 
 // Default idle limits and how often the rooms are looked at.
 const (
 	defaultIdleDone = 6 * time.Hour
 	defaultIdleAny  = 72 * time.Hour
 	sweepEvery      = 10 * time.Minute
+	emptyLobbyIdle  = 10 * time.Minute
 )
 
 // idleLimits are the configured limits (0: never).
@@ -46,6 +51,8 @@ func (r *room) idleTooLongLocked(now time.Time) string {
 	idleDone, idleAny := r.s.idleLimits()
 	idle := now.Sub(r.active)
 	switch {
+	case r.s.limited() && idleDone > 0 && r.status == statusLobby && r.emptyLocked() && len(r.clients) == 0 && idle >= min(emptyLobbyIdle, idleDone):
+		return fmt.Sprintf("closed after %s without a change (nobody joined)", roundHours(idle))
 	case idleDone > 0 && (r.status == statusLobby || r.status == statusOver) && idle >= idleDone:
 		what := "the game was over"
 		if r.status == statusLobby {
@@ -75,6 +82,16 @@ func roundHours(d time.Duration) string {
 	default:
 		return count(h/24, "day")
 	}
+}
+
+// emptyLocked reports whether no seat of the room is taken.
+func (r *room) emptyLocked() bool {
+	for _, p := range r.seats {
+		if p != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // touchLocked notes a change to the room.

@@ -351,10 +351,8 @@ func (r *room) join(name string) (int, string, *apiError) {
 	if r.locked {
 		return 0, "", fail(fiber.StatusConflict, "room "+r.code+" is locked: ask the host to unlock it")
 	}
-	for _, p := range r.seats {
-		if p != nil && p.token != "" && strings.EqualFold(p.name, name) {
-			return 0, "", fail(fiber.StatusConflict, fmt.Sprintf("the name %q is taken in room %s: choose another", name, r.code))
-		}
+	if p := lookalikeTaken(r.seats, name); p != nil {
+		return 0, "", nameTaken(name, p.name, r.code)
 	}
 	seat := -1
 	for i, p := range r.seats {

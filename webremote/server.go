@@ -21,7 +21,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
+	"net/url"
+	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -43,7 +47,7 @@ type Config struct {
 	PublicURL string        // base of join_url, e.g. "http://192.168.1.20:8080"; "" = from the request's Host
 	Seed      func() uint64 // seeds for new games; nil = crypto/rand
 	Log       io.Writer     // one line per room event (created, joined, started, ended); nil = discard. Never tokens or views.
-	RateLimit int           // requests per second per token/address; 0 = 20; negative = no limit
+	RateLimit int           // requests per second per address (and per live token); 0 = 20; negative = no limits by address (limit.go)
 	Data      string        // a directory for the rooms' journals; "" = rooms in memory only
 	Clock     timer.Clock   // the rooms' timers' clock (and the idle rooms'); nil = the wall clock
 	// Rooms nobody changes are retired (retire.go): lobbies and finished
@@ -51,6 +55,10 @@ type Config struct {
 	// negative limit never retires.
 	IdleDone time.Duration
 	IdleAny  time.Duration
+	// Hosts are more names the server answers to (the Host header),
+	// besides its addresses, PublicURL's host and local names
+	// (hostAllowed).
+	Hosts []string
 	// Games are the games rooms are made for, by id; nil is the
 	// catalogue's (rules/catalog) and its tools (the dealer). Whatever a
 	// game needs from the server it declares in its Info.
@@ -109,8 +117,11 @@ type Server struct {
 	limiter *limiter
 
 	mu     sync.RWMutex
-	rooms  map[string]*room // by code
-	tokens map[string]*room // every live token's hash (host and seats), for the limiter
+	rooms  map[string]*room  // by code
+	tokens map[string]*room  // every live token's hash (host and seats), for the limiter
+	owners map[*room]owner   // who created each room (limit.go); entries of ended rooms are dropped lazily
+	ownerN int               // rooms created, for owners' order
+	qrs    map[string][]byte // QR codes by address (for=table), drawn once
 	onRoom func(code, joinURL string)
 	// published, set by tests, is called when a new room can first be
 	// found by its code, before its journal is attached.
@@ -126,6 +137,14 @@ type Server struct {
 	earlyTimers [][2]string // room and timer
 
 	logMu sync.Mutex
+
+	names map[string]bool // the names the server answers to (hostAllowed)
+
+	limMu   sync.Mutex
+	sockets map[string]int // open websockets by address key
+	// testPeer, set by tests, says where a request comes from (ok false:
+	// from its connection).
+	testPeer func(c *fiber.Ctx) (peer, bool)
 
 	sweepMu      sync.Mutex
 	sweepStop    func() bool
@@ -145,7 +164,8 @@ func New(cfg Config) *Server {
 	if rate == 0 {
 		rate = 20
 	}
-	s := &Server{cfg: cfg, rooms: map[string]*room{}, tokens: map[string]*room{}}
+	s := &Server{cfg: cfg, rooms: map[string]*room{}, tokens: map[string]*room{}, owners: map[*room]owner{},
+		qrs: map[string][]byte{}, sockets: map[string]int{}}
 	if rate > 0 {
 		s.limiter = newLimiter(rate, time.Now)
 	}
@@ -159,6 +179,7 @@ func New(cfg Config) *Server {
 		// Behind nothing: the address is the peer's.
 		EnableTrustedProxyCheck: false,
 	})
+	s.names = hostNames(cfg)
 	s.routes()
 	if cfg.Data != "" {
 		s.resume()
@@ -212,6 +233,13 @@ func (s *Server) room(code string) *room {
 	return s.rooms[strings.ToUpper(code)]
 }
 
+// owner is who created a room: its address's key, and the room's number
+// among those created.
+type owner struct {
+	key string
+	n   int
+}
+
 // knownToken reports whether tok belongs to a live room (for the limiter).
 func (s *Server) knownToken(tok string) bool {
 	s.mu.RLock()
@@ -258,4 +286,128 @@ func randomSeed() uint64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:]) // never fails on supported systems
 	return binary.LittleEndian.Uint64(b[:]) >> 16
+}
+
+// Cross-site defences (docs/api.md, "Limits and cross-site requests"):
+// every answer carries the security headers; a request for another name
+// than the server's is refused (DNS rebinding); a request a browser sends
+// from another site's page is refused (its Origin), and so is a body that
+// is not declared JSON (a form's).
+
+// localSuffixes are the ends of names that no public DNS hands out, so
+// that no stranger's page can point one at this server.
+var localSuffixes = []string{".localhost", ".local", ".lan", ".home.arpa", ".internal", ".test"}
+
+// hostNames are the names the server answers to besides its addresses.
+func hostNames(cfg Config) map[string]bool {
+	// The names reserved for examples (RFC 2606) are no stranger's either;
+	// net/http/httptest's requests are for example.com.
+	names := map[string]bool{"localhost": true, "example.com": true, "example.net": true, "example.org": true}
+	add := func(h string) {
+		if h = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(h)), "."); h != "" {
+			names[h] = true
+		}
+	}
+	if u, err := url.Parse(cfg.PublicURL); err == nil && cfg.PublicURL != "" {
+		add(u.Hostname())
+	}
+	for _, h := range cfg.Hosts {
+		add(h)
+	}
+	if h, err := os.Hostname(); err == nil && h != "" {
+		add(h)
+		short, _, _ := strings.Cut(h, ".")
+		add(short)
+		add(short + ".local")
+	}
+	return names
+}
+
+// splitHost is a Host header's name (or address) without its port.
+func splitHost(h string) string {
+	if name, _, err := net.SplitHostPort(h); err == nil {
+		return name
+	}
+	return strings.TrimSuffix(strings.TrimPrefix(h, "["), "]")
+}
+
+// hostAllowed reports whether the server answers to the Host header h: an
+// address (a page cannot rebind an address: its origin is the address
+// itself), one of the server's names (PublicURL's, the machine's,
+// localhost, Config.Hosts), a name of one label, or a name under a suffix
+// no public DNS serves (.local, .lan, …).
+func (s *Server) hostAllowed(h string) bool {
+	name := strings.TrimSuffix(strings.ToLower(splitHost(h)), ".")
+	if name == "" || net.ParseIP(name) != nil || s.names[name] || !strings.Contains(name, ".") {
+		return true
+	}
+	for _, suf := range localSuffixes {
+		if strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainHost matches a Host header safe to repeat in a header.
+var plainHost = regexp.MustCompile(`^[A-Za-z0-9.\-]+(:[0-9]+)?$|^\[[0-9A-Fa-f:.]+\](:[0-9]+)?$`)
+
+// contentSecurityPolicy is the pages' policy for the host h: scripts,
+// styles, images and media from the server only; no frames, no plugins;
+// connections to the server and its websocket. Inline style attributes are
+// allowed because the pages set custom properties (a seat's colour, the
+// troll bridge's columns) with setAttribute("style"); no inline script is.
+func contentSecurityPolicy(h string) string {
+	connect := "'self' ws: wss:"
+	if plainHost.MatchString(h) {
+		connect = "'self' ws://" + h + " wss://" + h
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+		"media-src 'self'; connect-src " + connect + "; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'"
+}
+
+// guard sets the security headers and refuses foreign hosts, cross-site
+// requests and bodies not declared JSON.
+func (s *Server) guard(c *fiber.Ctx) error {
+	host := string(c.Request().Host())
+	c.Set(fiber.HeaderContentSecurityPolicy, contentSecurityPolicy(host))
+	c.Set(fiber.HeaderXFrameOptions, "DENY")
+	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
+	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
+	if !s.hostAllowed(host) {
+		msg := fmt.Sprintf("this server does not answer to the name %q", oneLine(splitHost(host)))
+		if s.cfg.PublicURL != "" {
+			msg += ": open " + s.cfg.PublicURL
+		}
+		return fail(fiber.StatusMisdirectedRequest, msg)
+	}
+	origin := c.Get(fiber.HeaderOrigin)
+	unsafe := c.Method() != fiber.MethodGet && c.Method() != fiber.MethodHead && c.Method() != fiber.MethodOptions
+	if origin != "" && (unsafe || strings.EqualFold(c.Get(fiber.HeaderUpgrade), "websocket")) && !sameOrigin(origin, host) {
+		return fail(fiber.StatusForbidden, fmt.Sprintf("cross-site request refused: a page of %s may not use this server (%s)", oneLine(origin), oneLine(host)))
+	}
+	if unsafe && len(c.Body()) > 0 {
+		ct := c.Get(fiber.HeaderContentType)
+		mt, _, err := mime.ParseMediaType(ct)
+		switch {
+		case ct == "" && origin == "":
+			// A script (curl, Go) that says nothing: taken as JSON. A
+			// browser always sends an Origin with a POST.
+		case ct == "" || err != nil || mt != fiber.MIMEApplicationJSON:
+			if ct == "" {
+				ct = "none"
+			}
+			return fail(fiber.StatusUnsupportedMediaType, fmt.Sprintf("send the body as JSON with Content-Type: application/json (not %s)", oneLine(ct)))
+		}
+	}
+	return c.Next()
+}
+
+// sameOrigin reports whether a browser's Origin is the server at host.
+func sameOrigin(origin, host string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return false
+	}
+	return strings.EqualFold(u.Host, host)
 }

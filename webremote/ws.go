@@ -2,7 +2,9 @@ package webremote
 
 import (
 	"encoding/json"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/contrib/websocket"
@@ -27,8 +29,9 @@ type client struct {
 	token    string
 	key      string // hashToken(token), as the room knows it
 	who      who
-	lastSeq  int // the seq of the last state queued
-	lastNote int // the number of the last room event queued
+	n        uint64 // the order of connection, for the oldest of a token's (limit.go)
+	lastSeq  int    // the seq of the last state queued
+	lastNote int    // the number of the last room event queued
 
 	send chan []byte
 	done chan struct{}
@@ -37,8 +40,11 @@ type client struct {
 	text string
 }
 
+// clientN numbers the clients in the order they connect.
+var clientN atomic.Uint64
+
 func newClient(ws *websocket.Conn, tok string) *client {
-	return &client{ws: ws, token: tok, key: hashToken(tok), send: make(chan []byte, sendQueue), done: make(chan struct{})}
+	return &client{ws: ws, token: tok, key: hashToken(tok), n: clientN.Add(1), send: make(chan []byte, sendQueue), done: make(chan struct{})}
 }
 
 // enqueue queues a frame without blocking; false when the queue is full or
@@ -158,6 +164,10 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 	if !websocket.IsWebSocketUpgrade(c) {
 		return fail(fiber.StatusUpgradeRequired, "this is a websocket: connect with ws://…/ws/ROOM?token=TOKEN")
 	}
+	p := s.peerOf(c)
+	if s.socketsFull(p) {
+		return fail(fiber.StatusTooManyRequests, tooManySockets(p))
+	}
 	r := s.room(c.Params("room"))
 	if r == nil {
 		return fail(fiber.StatusNotFound, "no room "+oneLine(c.Params("room")))
@@ -185,6 +195,7 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 	c.Locals("token", tok)
 	c.Locals("since", since)
 	c.Locals("watch", watch)
+	c.Locals("peer", p)
 	return c.Next()
 }
 
@@ -194,15 +205,24 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	tok, _ := conn.Locals("token").(string)
 	since, _ := conn.Locals("since").(int)
 	watch, _ := conn.Locals("watch").(bool)
+	p, _ := conn.Locals("peer").(peer)
 	if r == nil {
 		return
 	}
+	if !s.openSocket(p) { // the check before the upgrade raced with another socket
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.ClosePolicyViolation, tooManySockets(p)), time.Now().Add(writeWait))
+		return
+	}
+	defer s.closeSocket(p)
 	conn.SetReadLimit(BodyLimit)
 	c := newClient(conn, tok)
 	if err := r.attach(c, since, watch); err != nil {
 		// The token stopped working between the check and the upgrade.
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeRevoke, err.msg), time.Now().Add(writeWait))
 		return
+	}
+	if !watch {
+		r.closeOldestOfToken(c)
 	}
 	readerDone := make(chan struct{})
 	finished := make(chan struct{})
@@ -222,13 +242,26 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 			return // the library answered an oversized frame with 1009 itself
 		}
 		_ = conn.SetReadDeadline(time.Now().Add(readWait))
-		var f frame
-		if mt != websocket.TextMessage || json.Unmarshal(data, &f) != nil {
+		if mt != websocket.TextMessage || !json.Valid(data) {
 			c.close(websocket.CloseUnsupportedData, "frames must be JSON text")
 			return
 		}
-		if !s.limiter.allow(limitKey(tok, conn.IP())) {
-			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusTooManyRequests, Error: tooMany(s.cfg.RateLimit)})
+		var f frame
+		ferr := json.Unmarshal(data, &f)
+		if ferr != nil {
+			// JSON, but not a frame: its id, if it has one, for the answer.
+			var id struct {
+				ID string `json:"id"`
+			}
+			_ = json.Unmarshal(data, &id)
+			f = frame{ID: id.ID}
+		}
+		if !s.allowPeer(p, tok) {
+			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusTooManyRequests, Error: s.tooMany(p)})
+			continue
+		}
+		if ferr != nil { // answered like HTTP's 400; the socket stays open
+			s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusBadRequest, Error: oneLine("malformed frame: " + ferr.Error())})
 			continue
 		}
 		switch f.Type {
@@ -237,6 +270,10 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 		case "move":
 			if watch {
 				s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: fiber.StatusForbidden, Error: "this screen only watches the table: moves come from the players' phones"})
+				continue
+			}
+			if aerr := checkSeq(f.Seq); aerr != nil {
+				s.reply(r, c, errorFrame{Type: "error", ID: f.ID, Status: aerr.status, Error: aerr.msg})
 				continue
 			}
 			a, aerr := r.move(tok, moveRequest{Move: f.Move, Seq: f.Seq, ID: f.ID})
@@ -262,5 +299,33 @@ func (s *Server) reply(r *room, c *client, v any) {
 		r.mu.Lock()
 		r.dropLocked(c)
 		r.mu.Unlock()
+	}
+}
+
+// closeOldestOfToken closes the oldest websockets of c's token past
+// maxSocketsPerToken: a phone that reconnects while its old sockets are not
+// yet known to be dead is never locked out.
+func (r *room) closeOldestOfToken(c *client) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for {
+		var same []*client
+		for o := range r.clients {
+			if o.key == c.key && !o.who.watch {
+				same = append(same, o)
+			}
+		}
+		if len(same) <= maxSocketsPerToken {
+			return
+		}
+		oldest := same[0]
+		for _, o := range same[1:] {
+			if o.n < oldest.n {
+				oldest = o
+			}
+		}
+		delete(r.clients, oldest)
+		r.goneLocked(oldest)
+		oldest.close(websocket.ClosePolicyViolation, fmt.Sprintf("replaced by a newer connection of the same token (at most %d at once)", maxSocketsPerToken))
 	}
 }

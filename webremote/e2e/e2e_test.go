@@ -1150,14 +1150,25 @@ func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 
 	// The trainer gives the right code; guessing opens.
 	code := seatLegal(t, sv.base, room, toks[trainer])[0]
+	var tv struct {
+		View struct {
+			Card string `json:"card"`
+		} `json:"view"`
+	}
+	get(t, sv.base+"/api/rooms/"+room+"/view", toks[trainer], &tv)
+	card := strings.Fields(tv.View.Card) // "4 spiders": the guess that would win it is "spider 4"
+	require.Len(t, card, 2, "the trainer sees the card: %q", tv.View.Card)
+	species, err := woodlouse.ParseSpecies(card[1])
+	require.NoError(t, err)
 	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[trainer], map[string]any{"move": "code " + strings.Join(code.Args, " ")}, nil)
 	gp := phone(toks[guessers[0]])
 	gp.waitJS("the animals", `document.querySelector('button[data-action="guess"]')`)
 	animal := gp.act("pick an animal", `const b = ready('button[data-action="guess"]'); b.click(); return b.dataset.args`)
 	push(gp)
-	// Another guesser's wrong guess (one that is not the card) redraws it too.
+	// Another guesser's wrong guess (one that is not the card: a right one
+	// would end the guessing) redraws it too.
 	for _, mv := range seatLegal(t, sv.base, room, toks[guessers[1]]) {
-		if mv.Action == "guess" && strings.Join(mv.Args, " ") != strings.Join(code.Args, " ") && mv.Args[0] != animal {
+		if mv.Action == "guess" && strings.Join(mv.Args, " ") != string(species)+" "+card[0] && mv.Args[0] != animal {
 			gp.act("mark the panel", `document.querySelector("#moves").dataset.old = "1"`)
 			post(t, sv.base+"/api/rooms/"+room+"/moves", toks[guessers[1]], map[string]any{"move": "guess " + strings.Join(mv.Args, " ")}, nil)
 			gp.waitJS("the redraw", `!document.querySelector("#moves") || !document.querySelector("#moves").dataset.old`)

@@ -1,6 +1,6 @@
 // The phone: join a room with a name, then show this seat's private view,
 // whose turn it is and what the player can do, as big buttons.
-import { tick, $, h, fill, toast, turnText, waitingText, viewEl, eventsEl, timersEl, named, noteServerTime, headParts } from "/static/ui.js";
+import { tick, $, h, fill, toast, turnText, waitingText, viewEl, eventsEl, timersEl, noteServerTime, headParts } from "/static/ui.js";
 import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
 import { movesEl } from "/static/moves.js";
 import { hearingEl } from "/static/hearing.js";
@@ -159,8 +159,8 @@ function render(st) {
       h("p.muted", "The game starts when the host starts it.")) : null,
     view,
     hearingEl(st),
-    st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null,
-    h("div.panel", h("h2", "What happened"), eventsEl(st.events_all || st.events, st.names)),
+    st.result ? h("div.panel", h("h2", "Result"), st.result.text) : null,
+    h("div.panel", h("h2", "What happened"), eventsEl(st.events_all || st.events)),
     h("p.muted", `Room ${r.code} · ${r.name} · you are `, h("strong", { id: "me" }, h("bdi", name))));
 }
 
@@ -186,7 +186,7 @@ const MARK = { bad: "✗ ", good: "✓ ", alarm: "⏰ " };
 function resultEl() {
   if (!result || Date.now() >= result.until) return null;
   const e = result.e;
-  const { head, more } = headParts(e, last && last.names);
+  const { head, more } = headParts(e);
   return h("div.result" + (e.tone ? "." + e.tone : ""), { id: "result", role: "status" },
     h("div.head", (MARK[e.tone] || "") + head), more ? h("div.more", more) : null);
 }
@@ -201,7 +201,7 @@ const telling = (evs) => evs.find((x) => x.say) || evs.find((x) => x.tone) || ev
 function newsEl(st) {
   const e = news;
   if (!e || (result && (result.e === e || result.e.seq === e.seq)) || st.room.status === "lobby") return null;
-  return h("p.news" + (e.tone ? "." + e.tone : ""), { id: "news" }, (MARK[e.tone] || "") + named(e.say || e.text, st.names));
+  return h("p.news" + (e.tone ? "." + e.tone : ""), { id: "news" }, (MARK[e.tone] || "") + (e.say || e.text));
 }
 
 // events accumulate: each state carries what came after the last one. The

@@ -3,7 +3,7 @@
 // while people join; the announcements. With the host's key (kept from
 // creating the room) it also has the host's controls, folded away; without
 // it, it is a read-only view of the public table (a TV: /t/CODE).
-import { tick, $, h, fill, toast, turnText, viewEl, eventsEl, timersEl, named, seatColour, noteServerTime, headParts } from "/static/ui.js";
+import { tick, $, h, fill, toast, turnText, viewEl, eventsEl, timersEl, seatColour, noteServerTime, headParts } from "/static/ui.js";
 import { api, roomFromPath, connect, eventLog, loadGame } from "/static/client.js";
 import { hearingEl } from "/static/hearing.js";
 
@@ -45,12 +45,12 @@ async function onState(st) {
 function stage(fresh, st) {
   const loud = fresh.filter((e) => e.say);
   const e = loud[loud.length - 1];
-  if (st.over && !wasOver) headline({ head: st.result ? named(st.result.text, st.names) : "Game over", more: "" }, "over", 7000);
-  else if (e) headline(headParts(e, st.names), e.tone || "", 4500);
+  if (st.over && !wasOver) headline({ head: st.result ? st.result.text : "Game over", more: "" }, "over", 7000);
+  else if (e) headline(headParts(e), e.tone || "", 4500);
   else {
     const room = fresh.filter((x) => x.n && ["joined", "swapped", "back", "removed"].includes(x.type));
     const last = room[room.length - 1] || fresh.filter((x) => x.type === "sat").pop();
-    if (last) headline({ head: named(last.text, st.names), more: "" }, "minor", 3000);
+    if (last) headline({ head: last.text, more: "" }, "minor", 3000);
   }
 }
 
@@ -104,14 +104,14 @@ function render(st) {
     : h("div",
       h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
       viewEl(st, true, game), micCheckEl(st, false), hearingEl(st),
-      st.result ? h("div.panel", h("h2", "Result"), named(st.result.text, st.names)) : null);
+      st.result ? h("div.panel", h("h2", "Result"), st.result.text) : null);
 
   fill(app,
     h("h1", `${r.name} · room ${r.code}`),
     h("div.tablegrid",
       main,
       h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players), lobby ? micCheckEl(st, isHost) : null,
-        h("div.panel", h("h2", "Announcements"), eventsEl(log, st.names, 8)),
+        h("div.panel", h("h2", "Announcements"), eventsEl(log, 8)),
         isHost ? hostPanel(st) : h("p.muted.small", "This screen shows the public table. The host's controls are on the screen that created the room."))));
 }
 

@@ -29,7 +29,13 @@ export function fill(el, ...kids) {
   el.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
 }
 
-// named replaces seat references "{2}" with the players' names.
+// named replaces the seat references "{2}" of a text of a game's view with
+// the players' names, in one pass (a name put in is never read again). Only
+// a view's texts are templates: the engines write them, with seat
+// references and never a name. Events, results, refusals and the room's
+// own news come named from the server (the referee names them once) and
+// are shown as they are: naming them again would read a player called
+// "{0}" as seat 0's name.
 export function named(text, names) {
   return String(text ?? "").replace(/\{(\d+)\}/g, (m, n) => (names && names[+n]) || "player " + (+n + 1));
 }
@@ -81,10 +87,10 @@ export function wordCard(w) { return h("span.card.word", w); }
 export function cards(list) { return h("div.cards", (list || []).map((c) => (isCard(c) ? cardEl(c) : wordCard(c)))); }
 
 // ---- events ----
-export function eventsEl(events, names, limit = 12) {
+export function eventsEl(events, limit = 12) {
   const list = (events || []).slice(-limit).reverse();
   if (!list.length) return h("p.muted", "Nothing has happened yet.");
-  return h("ul.events", list.map((e) => h("li" + (e.to && e.to.length ? ".private" : ""), named(e.text, names))));
+  return h("ul.events", list.map((e) => h("li" + (e.to && e.to.length ? ".private" : ""), String(e.text ?? ""))));
 }
 
 // ---- whose turn ----
@@ -99,7 +105,7 @@ export function turnText(st) {
   if (r.status === "lobby") return "Waiting for the host to start";
   if (r.status === "paused") return "Paused";
   if (r.status === "ended") return "The room has ended";
-  if (st.over) return st.result ? named(st.result.text, st.names) : "Game over";
+  if (st.over) return st.result ? st.result.text : "Game over";
   if (r.free_play) return "Anyone may act, any time";
   const turn = st.turn || [];
   if (!turn.length) return "";
@@ -173,9 +179,9 @@ export function tick() { document.querySelectorAll("[data-timer]").forEach(show)
 // stage and a phone's result banner: a short exclamation said first ("Wrong
 // code!") is the headline, else what the referee says (its first sentence
 // or clause), else the whole text; the rest is what the text adds.
-export function headParts(e, names) {
-  const text = named(e.text, names).trim();
-  const say = e.say ? named(e.say, names).trim() : "";
+export function headParts(e) {
+  const text = String(e.text ?? "").trim();
+  const say = e.say ? String(e.say).trim() : "";
   const cry = say.match(/^(.{1,24}?!)\s+(.+)$/);
   if (cry) return { head: cry[1], more: text };
   if (!say) return { head: text, more: "" };
