@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/rules/game"
@@ -29,14 +30,20 @@ type roomInfo struct {
 	Status   string       `json:"status"`
 	Locked   bool         `json:"locked"`
 	Players  []playerInfo `json:"players"`
-	Seats    int          `json:"seats"`       // in a game under way that takes latecomers, the most it may have
-	LateJoin bool         `json:"late_join"`   // the game takes new players while it is played (game.Info.SeatAction)
-	FreePlay bool         `json:"free_play"`   // the game has no turns: every seat acts when it likes (game.Info.FreePlay)
-	Min      int          `json:"min_players"` // the game's fewest: the start waits for them
-	You      int          `json:"you"`
-	Host     bool         `json:"host"`
-	JoinURL  string       `json:"join_url"`  // what the room's QR code says: the address phones join at
-	TableURL string       `json:"table_url"` // the public table, to open on a TV: no token, no powers
+	Seats    int          `json:"seats"`     // in a game under way that takes latecomers, the most it may have
+	LateJoin bool         `json:"late_join"` // the game takes new players while it is played (game.Info.SeatAction)
+	FreePlay bool         `json:"free_play"` // the game has no turns: every seat acts when it likes (game.Info.FreePlay)
+	// Seal is the game's commitment to its seed (referee.Seal), shown from
+	// its start; Seed is the seed itself (as a string: it is 64 bits),
+	// shown once the game is over, so that anyone can check the draws
+	// (tableref verify).
+	Seal     string `json:"seal,omitempty"`
+	Seed     string `json:"seed,omitempty"`
+	Min      int    `json:"min_players"` // the game's fewest: the start waits for them
+	You      int    `json:"you"`
+	Host     bool   `json:"host"`
+	JoinURL  string `json:"join_url"`  // what the room's QR code says: the address phones join at
+	TableURL string `json:"table_url"` // the public table, to open on a TV: no token, no powers
 	// Hears is what the game listens for at the table, as it declares it:
 	// the pages show the microphone's news for it, and without a
 	// microphone say what the game loses.
@@ -84,6 +91,13 @@ func (r *room) commonLocked() common {
 		LateJoin: r.info.LateJoin(), FreePlay: r.info.FreePlay}
 	if in.LateJoin && (r.status == statusPlaying || r.status == statusPaused) {
 		in.Seats = max(in.Seats, r.seatLimitLocked())
+	}
+	if r.match != nil {
+		seed := r.match.Config().Seed
+		in.Seal = referee.Seal(r.code, seed)
+		if r.status == statusOver || r.status == statusEnded || r.match.Over() {
+			in.Seed = strconv.FormatUint(seed, 10)
+		}
 	}
 	conns := make([]bool, len(r.seats))
 	for c := range r.clients {

@@ -40,6 +40,7 @@ var commands = []command{
 	{"serve", "serve the web remote: rooms on the table's screen, hands on the players' phones", runServe},
 	{"loadtest", "open many phones' websockets on a web remote server and measure its broadcasts", runLoadtest},
 	{"journal", "check the rooms' journals in a serve --data directory (journal check DIR)", runJournal},
+	{"verify", "replay a room's games from their sealed seeds: nothing was rigged mid-game", runVerify},
 }
 
 // usageError is a mistake in how the command was called: exit status 2.

@@ -51,6 +51,7 @@ func TestTheTableIsTheStage(t *testing.T) {
 	}
 	require.Greater(t, size["tv"], size["laptop"], "a TV scales the turn up")
 	table := tables["laptop"]
+	require.Regexp(t, `^Draws sealed: [0-9a-f]{4}(-[0-9a-f]{4}){3}$`, table.text(`document.querySelector("#seal").textContent`), "the seed's seal, from the start")
 
 	trainer := -1
 	for i, tok := range toks {

@@ -110,9 +110,18 @@ function render(st) {
     h("h1", `${r.name} · room ${r.code}`),
     h("div.tablegrid",
       main,
-      h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players), lobby ? micCheckEl(st, isHost) : null,
+      h("div.side", lobby ? null : join, lobby ? null : h("div.panel", h("h2", "Players"), players, sealEl(r)), lobby ? micCheckEl(st, isHost) : null,
         h("div.panel", h("h2", "Announcements"), eventsEl(log, 8)),
         isHost ? hostPanel(st) : h("p.muted.small", "This screen shows the public table. The host's controls are on the screen that created the room."))));
+}
+
+// sealEl is the game's seal (a commitment to its seed, shown from the
+// start) and, once the game is over, the seed: anyone can then replay the
+// draws from the room's journal (tableref verify) and compare.
+function sealEl(r) {
+  if (!r.seal) return null;
+  return h("p.muted.small", { id: "seal" }, "Draws sealed: ", h("code", r.seal),
+    r.seed ? [" · seed ", h("code", r.seed), " (check: tableref verify)"] : null);
 }
 
 // urlParts splits an address where a line may break: before its path, so
