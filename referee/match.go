@@ -230,7 +230,17 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 		return len(m.moves), nil, game.ErrOver
 	}
 	if !slices.Contains(m.s.Turn(), mv.Seat) {
-		return len(m.moves), nil, fmt.Errorf("%s: %w (%s)", m.name(mv.Seat), ErrNotYourTurn, m.waitingFor())
+		// Why not, in the game's words when it has them for this move (a
+		// guess at a card already won: "too late: the card is gone"), asked
+		// of a copy; else whose turn it is.
+		why := m.waitingFor()
+		if _, err := m.s.Clone().Apply(mv); err != nil {
+			var r *game.RefusedError
+			if errors.As(err, &r) && r.Turn {
+				why = game.Names(r.Reason, m.names)
+			}
+		}
+		return len(m.moves), nil, fmt.Errorf("%s: %w (%s)", m.name(mv.Seat), ErrNotYourTurn, why)
 	}
 	evs, err := m.s.Apply(mv)
 	if err != nil {

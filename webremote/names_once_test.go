@@ -156,7 +156,7 @@ func TestARefusalNamesThePlayersAsWritten(t *testing.T) {
 
 	r := call(t, s, "POST", "/api/rooms/"+code+"/moves", toks[guesser], map[string]any{"move": "pass"})
 	require.Equal(t, 403, r.status, "%s", r.body)
-	assert.Equal(t, braceNames[guesser]+": not your turn (waiting for "+braceNames[trainer]+")", r.errorText(t))
+	assert.Equal(t, braceNames[guesser]+": not your turn (wait for the code: "+braceNames[trainer]+" has not given it yet)", r.errorText(t))
 
 	st := viewOf(t, s, code, toks[trainer])
 	require.NotEmpty(t, st.Legal)
