@@ -289,6 +289,8 @@ func TestTheLastWarriorDiscardsDownAndEachDiscardIsATrick(t *testing.T) {
 	assert.Len(t, s.Legal(2), 5)
 	assert.Contains(t, refused(t, s, "2 keep 3H"), "not in your hand")
 	assert.Contains(t, refused(t, s, "0 keep 3H"), "only")
+	assert.Equal(t, "not now: the battle is over; keep one card (keep CARD) and the rest become tricks", refused(t, s, "2 discard 5S"),
+		"the last warrior discards down by naming the card he keeps")
 	evs := do(t, s, "2 keep 8S")
 	assert.Equal(t, 8, s.tricks(2), "four wins and four cards discarded")
 	assert.Equal(t, mask(t, "8S"), s.hand[2])
@@ -421,6 +423,24 @@ func TestRefusalsSayWhatIsWrong(t *testing.T) {
 	assert.Contains(t, refused(t, s, "0 play 3D"), "not now")
 	do(t, s, "0 discard 2H")
 	assert.Contains(t, refused(t, s, "0 discard 3D"), "already discarded")
+}
+
+// The attacker names his target before either fighter lays a card: an
+// attacker laying one first hears to name the target, not that he himself
+// "is choosing whom to attack"; a fighter whose card is still to lay, or to
+// discard, hears that step, not that the two fighters are busy.
+func TestAFighterOutOfStepHearsHisOwnNextStep(t *testing.T) {
+	s := start(t, 3)
+	assert.Equal(t, "not now: first name whom you attack (attack SEAT or CLAN); then both of you lay a card", refused(t, s, "0 play AD"))
+	assert.Equal(t, "not now: {0} is choosing whom to attack", refused(t, s, "1 play AH"))
+	do(t, s, "0 attack 1")
+	assert.Equal(t, "not now: the fighters are laying their cards face down; lay yours first (play CARD)", refused(t, s, "1 discard AH"))
+	assert.Equal(t, "not now: the fighters are laying their cards face down; lay yours first (play CARD)", refused(t, s, "0 attack 2"))
+	do(t, s, "0 play KD")
+	assert.Equal(t, "not now: {0} and {1} are laying their cards face down", refused(t, s, "0 discard AD"),
+		"his card is down: the other fighter is still laying")
+	do(t, s, "1 play AH")
+	assert.Equal(t, "not now: the fighters are discarding after the exchange; discard yours first (discard CARD)", refused(t, s, "1 play 2H"))
 }
 
 func TestNothingMovesOnceTheBattleIsDecided(t *testing.T) {

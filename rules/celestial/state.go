@@ -228,6 +228,18 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 
 // notNow explains why action is out of place in the current phase.
 func (s *state) notNow(m game.Move) error {
+	switch {
+	case s.phase == phaseAttack && int8(m.Seat) == s.attacker:
+		// The attacker himself: his step now is to name the target.
+		return game.Refuse(m, "not now: first name whom you attack (attack SEAT or CLAN); then both of you lay a card")
+	case s.phase == phasePlay && s.side(m.Seat) >= 0 && s.pick[s.side(m.Seat)] < 0:
+		// A fighter with his card still to lay: that is his step now.
+		return game.Refuse(m, "not now: the fighters are laying their cards face down; lay yours first (play CARD)")
+	case s.phase == phaseDiscard && s.side(m.Seat) >= 0 && s.drop[s.side(m.Seat)] < 0:
+		return game.Refuse(m, "not now: the fighters are discarding after the exchange; discard yours first (discard CARD)")
+	case s.phase == phaseKeep && int8(m.Seat) == s.keeper:
+		return game.Refuse(m, "not now: the battle is over; keep one card (keep CARD) and the rest become tricks")
+	}
 	switch s.phase {
 	case phaseAttack:
 		return game.Refuse(m, "not now: %s is choosing whom to attack", game.Seat(int(s.attacker)))

@@ -333,6 +333,12 @@ func (s *State) sit(m game.Move) ([]game.Event, error) {
 	switch {
 	case len(m.Args) != 0:
 		return nil, game.Refuse(m, "write it as %q, with no arguments", Sit)
+	case m.Seat >= 0 && m.Seat < s.players && s.players >= maxPlayers:
+		// A seated player sitting down again: that is the reason, more
+		// than the table being full.
+		return nil, game.Refuse(m, "%s already sits at the table, and every one of its %d seats is taken", game.Seat(m.Seat), maxPlayers)
+	case m.Seat >= 0 && m.Seat < s.players:
+		return nil, game.Refuse(m, "%s already sits at the table: a new player sits down at seat %d, the next one, not at seat %d", game.Seat(m.Seat), s.players, m.Seat)
 	case s.players >= maxPlayers:
 		return nil, game.Refuse(m, "the table has %d seats and every one is taken", maxPlayers)
 	case m.Seat != s.players:

@@ -81,8 +81,8 @@ func TestASitIsRefusedWithAReasonAndChangesNothing(t *testing.T) {
 		move game.Move
 		want string
 	}{
-		{game.M(2, Sit), "at seat 3, the next one, not at seat 2"},
-		{game.M(0, Sit), "at seat 3, the next one, not at seat 0"},
+		{game.M(2, Sit), "{2} already sits at the table: a new player sits down at seat 3, the next one, not at seat 2"},
+		{game.M(0, Sit), "{0} already sits at the table: a new player sits down at seat 3, the next one, not at seat 0"},
 		{game.M(4, Sit), "at seat 3, the next one, not at seat 4"},
 		{game.M(-1, Sit), "not at seat -1"},
 		{game.M(3, Sit, "now"), "no arguments"},
@@ -97,6 +97,11 @@ func TestASitIsRefusedWithAReasonAndChangesNothing(t *testing.T) {
 	_, err := full.Apply(game.M(10, Sit))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "every one is taken")
+	// A seated player tapping sit again at a full table hears that they
+	// are seated already.
+	_, err = full.Apply(game.M(4, Sit))
+	require.Error(t, err)
+	assert.Equal(t, "{4} already sits at the table, and every one of its 10 seats is taken", err.Error())
 	apply(t, s, 0, "end")
 	_, err = s.Apply(game.M(3, Sit))
 	assert.ErrorIs(t, err, game.ErrOver)

@@ -105,6 +105,9 @@
 //     other voices hear the answers. Option shown=public keeps every shown
 //     card, and every silenced voice's card, face up for all to see (easier
 //     for the voices to help each other mislead, and for onlookers).
+//   - A match needs no move from the voice: turning its card to the sleeper
+//     is the engine's job, since it knows both cards, so the voice falls
+//     silent as soon as its twin is shown and cannot hide the match.
 //   - The voices' talking, the sleeper's arguments and any time limits are
 //     left to the players: the engine has no clock.
 //

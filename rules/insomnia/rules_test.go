@@ -163,8 +163,10 @@ func TestTheSameNumberInTheOtherColourDoesNotSilence(t *testing.T) {
 	_, _, silent := insomnia.VoiceCard(s, 1)
 	assert.False(t, silent)
 	assert.Equal(t, []string{"1 not-black"}, actions(s.Legal(1)))
-	assert.Contains(t, refused(t, s, 1, "higher"), "not higher")
-	assert.Contains(t, refused(t, s, 1, "lower"), "not lower")
+	// Neither higher nor lower: the reason is that the numbers are equal
+	// and only the colour answers, not that the card is "not higher".
+	assert.Equal(t, "your card has the same number as the 7 of spades: answer with its colour (not-black)", refused(t, s, 1, "higher"))
+	assert.Equal(t, "your card has the same number as the 7 of spades: answer with its colour (not-black)", refused(t, s, 1, "lower"))
 }
 
 func TestTheSameSuitInAnotherNumberDoesNotSilence(t *testing.T) {
@@ -436,13 +438,14 @@ func TestMovesOutOfTurnOrMalformedAreRefused(t *testing.T) {
 	assert.Contains(t, refused(t, s, 0, "show", "7"), "numbered 1 to 6")
 	assert.Contains(t, refused(t, s, 0, "show", "x"), "numbered 1 to 6")
 	assert.Contains(t, refused(t, s, 1, "lower"), "sleeper's turn")
+	assert.Equal(t, "the sleeper does not answer: the voices do; show a card to one of them (show 1 to 6)", refused(t, s, 0, "higher"))
 	assert.Contains(t, refused(t, s, 0, "sleep"), "not a move")
 	assert.Contains(t, refused(t, s, 4, "show", "1"), "no seat 4")
 	assert.Contains(t, refused(t, s, -1, "show", "1"), "no seat")
 	apply(t, s, 0, "show", "1")
 	assert.Contains(t, refused(t, s, 0, "show", "2"), "must answer first")
 	assert.Contains(t, refused(t, s, 2, "lower"), "asking voice 1 ({1}'s left hand)")
-	assert.Contains(t, refused(t, s, 0, "lower"), "asking voice 1")
+	assert.Equal(t, "the sleeper does not answer: voice 1 ({1}'s left hand) answers the card shown to it", refused(t, s, 0, "lower"))
 	assert.Contains(t, refused(t, s, 1, "lower", "please"), "nothing after it")
 }
 

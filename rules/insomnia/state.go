@@ -220,6 +220,12 @@ func (s *state) allowed(a int8) string {
 	}
 	vc := &s.voices[s.asked]
 	x := s.card
+	switch {
+	case (a == ansHigher || a == ansLower) && vc.card.Rank == x.Rank:
+		// Same number, other colour: neither higher nor lower, and the
+		// reason is that only the colour answers it.
+		return "your card has the same number as the " + name(x) + ": answer with its colour (" + answerNames[colourAnswer(vc.card)] + ")"
+	}
 	switch a {
 	case ansHigher:
 		return "your card is not higher than the " + name(x)
@@ -238,6 +244,15 @@ func (s *state) allowed(a int8) string {
 	return "that is not an answer"
 }
 
+// colourAnswer is the colour answer a voice holding card gives: "not
+// black" for a red card, "not red" for a black one.
+func colourAnswer(card deck.Card) int8 {
+	if card.Red() {
+		return ansNotBlack
+	}
+	return ansNotRed
+}
+
 func colour(red bool) string {
 	if red {
 		return "red"
@@ -250,10 +265,15 @@ func (s *state) answer(m game.Move, a int8) ([]game.Event, error) {
 		if m.Seat != Sleeper {
 			return nil, game.RefuseTurn(m, "no voice is being shown a card: it is the sleeper's turn to show one")
 		}
-		return nil, game.Refuse(m, "no voice is being shown a card: it is the sleeper's turn to show one")
+		return nil, game.Refuse(m, "the sleeper does not answer: the voices do; show a card to one of them (show 1 to 6)")
 	}
 	v := s.asked
 	vc := &s.voices[v]
+	if m.Seat == Sleeper {
+		// The sleeper answering his own card: that the sleeper never
+		// answers is the reason, not which voice is being asked.
+		return nil, game.RefuseTurn(m, "the sleeper does not answer: %s answers the card shown to it", s.voiceLabel(v))
+	}
 	if m.Seat != vc.seat {
 		return nil, game.RefuseTurn(m, "the sleeper is asking %s, not %s", s.voiceLabel(v), game.Seat(m.Seat))
 	}

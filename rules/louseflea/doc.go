@@ -124,6 +124,14 @@
 //  13. Secrets. Hands and the draw pile are secret; discards, bugs in front
 //     of players, hand sizes and who stands are public. Drawn cards are told
 //     to the drawer alone.
+//  14. Who plays after an attach. "Play passes to them" is read as the
+//     card's thing being called as by any card played: after discarding,
+//     the receiver must stand or sit on that card.
+//  15. Springs in a row. The fresh hand a spring brings may hold another
+//     spring, and it may be played at once: the turn still goes on.
+//  16. A discard owed comes first. While a player owes the discard for a
+//     bug, nobody plays, and the one owing it may only discard (not play a
+//     spring to wash the bug away).
 //
 // The bot stands whenever it can (calling the next thing if that player is
 // up), otherwise aims its card at a standing opponent, passes bugs on at the

@@ -545,7 +545,20 @@ func TestMovesThatAreRefused(t *testing.T) {
 	assert.Contains(t, refused(t, s, 1, "attach", "cart", "louse"), "not in front of you")
 	assert.Contains(t, refused(t, s, 1, "attach", "cart", "spring"), "only the louse or the flea")
 	assert.Contains(t, refused(t, s, 1, "attach", "cart"), "an object card and a bug")
+	assert.Equal(t, `name the object card first, then the bug: "attach cart louse"`, refused(t, s, 1, "attach", "louse", "cart"),
+		"the bug named first is a slip of order, not an attempt to attach a cart")
 	apply(t, s, 1, "play", "BROOM")
+}
+
+// A discard from a seat that owes none, such as a second tap after its own
+// discard, is refused because nothing is owed, not because it is "not your
+// turn".
+func TestADiscardNobodyOwesSaysSo(t *testing.T) {
+	s := build(t, lf.Setup{Called: "broom", Hands: [][]string{1: {"broom", "cart", "spring"}, 2: {"cart"}}, Draw: []string{"ash", "ash"}})
+	why := refused(t, s, 2, "discard", "cart")
+	assert.Contains(t, why, "there is nothing to discard now: ")
+	assert.Contains(t, why, "plays, as the broom")
+	assert.Contains(t, refused(t, s, 2, "play", "cart"), "not your turn")
 }
 
 // ---- secrets, replay, properties ----

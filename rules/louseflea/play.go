@@ -93,6 +93,11 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return s.applyDiscard(m)
 	}
 	p := int(s.owner[s.called])
+	if m.Seat != p && m.Action == ActDiscard {
+		// A discard from a seat owing none (a second tap after its
+		// discard, say): nothing is owed, which is the reason.
+		return nil, game.RefuseTurn(m, "there is nothing to discard now: %s plays, as the %s", ref(p), kindNames[s.called])
+	}
 	if m.Seat != p {
 		return nil, game.RefuseTurn(m, "it is not your turn: %s plays now, as the %s", ref(p), kindNames[s.called])
 	}
@@ -131,6 +136,10 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		b, err := s.checkCard(m, m.Args[1])
 		if err != nil {
 			return nil, err
+		}
+		if (k == louse || k == flea) && b < nIdent {
+			// The bug named first: the words are the wrong way round.
+			return nil, game.Refuse(m, "name the object card first, then the bug: \"attach %s %s\"", kindNames[b], kindNames[k])
 		}
 		if b != louse && b != flea {
 			return nil, game.Refuse(m, "only the louse or the flea can be attached, not %s", kindNames[b])

@@ -177,6 +177,15 @@
 //  14. The crossing rule applies to dashes only (a cautious step always
 //     lands), not to shoves and pushes, whose tiles are turned over as the
 //     rulebook says for shoves.
+//  15. The cross is laid face up: its tiles are known to be blank, so
+//     there is nothing to turn over there (a mine a ghost swaps onto it
+//     comes face down, and is turned over like any other when landed on).
+//  16. A ghost's peek, like a look, is refused under a face-up tile; a
+//     peek under a tile the ghost already knows is allowed (the action is
+//     spent for nothing), though Legal does not offer it.
+//  17. A swap needs two different squares; swapping two alike face-up
+//     tiles is allowed, though Legal leaves it out, as it changes nothing
+//     anyone can see.
 //
 // # The bot
 //

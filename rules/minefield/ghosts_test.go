@@ -73,3 +73,13 @@ func TestARearmedMineSwappedElsewhereIsStillKnownToBeArmed(t *testing.T) {
 	assert.Contains(t, texts(ev), "BOOM")
 	assert.Equal(t, TileSpent, tileOf(s, game.Table, "d2"))
 }
+
+// A ghost does push, but only when its haunting die shows a 6: a push
+// before the roll hears to haunt first, not that ghosts cannot push.
+func TestAGhostPushingBeforeItsSixHearsToHauntFirst(t *testing.T) {
+	s := fixture(t, 2, nil, stdMines)
+	bury(s, 0)
+	do(t, s, 0, "use", "ghost")
+	assert.Equal(t, "a ghost pushes only after rolling a 6: haunt first", refused(t, s, 0, "push", "a3", "s"))
+	assert.Contains(t, refused(t, s, 0, "step", "c4"), "a ghost cannot step")
+}

@@ -419,6 +419,11 @@ func (s *State) applyMove(m game.Move, sqs [2]int) ([]game.Event, error) {
 		if s.mode == modeFast {
 			return nil, game.Refuse(m, "you are already dashing")
 		}
+		if s.mode != modeNone && !s.stepped {
+			// Only a look has been made: it is the look that rules out
+			// the dash.
+			return nil, game.Refuse(m, "you have looked under a tile, which makes this a cautious move: no dash this turn")
+		}
 		if s.mode != modeNone {
 			return nil, game.Refuse(m, "you have already started a cautious move")
 		}
@@ -432,6 +437,11 @@ func (s *State) applyMove(m game.Move, sqs [2]int) ([]game.Event, error) {
 		if !s.canEnd() {
 			if s.mode == modeFast {
 				return nil, game.Refuse(m, "you must use all %d steps of your dash", s.left)
+			}
+			if s.mode == modeCautious {
+				// A look has made this a cautious move: a dash is no
+				// longer open, so do not offer it.
+				return nil, game.Refuse(m, "you must move first: your look makes this a cautious move, so take its one step")
 			}
 			return nil, game.Refuse(m, "you must move first: step, or dash with fast")
 		}
@@ -538,6 +548,9 @@ func (s *State) applyGhost(m game.Move, sqs [2]int) ([]game.Event, error) {
 		return l, nil
 	case "use":
 		return nil, game.Refuse(m, "you are already acting as a ghost")
+	case "push":
+		// A ghost does push, but only on a 6 rolled when haunting.
+		return nil, game.Refuse(m, "a ghost pushes only after rolling a 6: haunt first")
 	default:
 		return nil, game.Refuse(m, "a ghost cannot %s (it may peek, rearm, swap or haunt)", m.Action)
 	}

@@ -151,6 +151,20 @@ func TestATokenMustMoveBeforeEndingItsTurn(t *testing.T) {
 	refused(t, s, 0, "step", "d2")
 }
 
+// A look commits the turn to a cautious move (reading 4): after one, a
+// dash is refused because of the look, and ending the turn unmoved hears to
+// take the cautious step, not to "dash with fast".
+func TestAfterALookTheRefusalsSayTheLookMadeTheMoveCautious(t *testing.T) {
+	s := fixture(t, 4, nil, stdMines)
+	do(t, s, 0, "look", "d1")
+	assert.Equal(t, "you have looked under a tile, which makes this a cautious move: no dash this turn", refused(t, s, 0, "fast"))
+	assert.Equal(t, "you must move first: your look makes this a cautious move, so take its one step", refused(t, s, 0, "end"))
+	s = fixture(t, 4, nil, stdMines)
+	assert.Equal(t, "you must move first: step, or dash with fast", refused(t, s, 0, "end"))
+	do(t, s, 0, "step", "c2")
+	assert.Equal(t, "you have already started a cautious move", refused(t, s, 0, "fast"))
+}
+
 func TestALookIsPrivateAndRemembered(t *testing.T) {
 	s := fixture(t, 4, nil, stdMines)
 	ev := do(t, s, 0, "look", "d1")

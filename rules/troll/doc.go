@@ -145,6 +145,16 @@
 //     place where it carries two things).
 //   - Section 4.1's "more cards on the end slots" is read as one more brick
 //     on each end position (sturdy-ends).
+//   - The troll may step onto an awake brick (nothing forbids it): standing
+//     there it keeps that brick from fleeing, can stomp it, and goes with
+//     it if it wakes again.
+//   - An empty deck is not yet the end while cards wait set aside: they are
+//     still to be played and may wake bricks, so the win also waits for
+//     them.
+//   - The score is the number of cards still in the deck of awakening, not
+//     counting cards waiting set aside. The rules do not say which way it
+//     counts: fewer is better, since it means the bridge held out longer,
+//     and a win scores 0.
 //   - The player sees every face-up card and the number of cards in each
 //     pile, never a face-down card (not even one seen before and stomped
 //     back to sleep) nor the deck's order.

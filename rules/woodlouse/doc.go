@@ -106,6 +106,19 @@
 //     the next trainer draws; the new order may by chance equal the old one.
 //   - Tie-break: most cards, then the most animals on one's cards; a tie on
 //     both is a shared win.
+//   - First trainer: the youngest player starts; the engine starts with seat
+//     0 and leaves it to the players to seat the youngest there.
+//   - Impossible shouts: every wrong shout costs a card, so a shout that no
+//     card could match (an animal not in play, more than five animals) is
+//     judged and paid for like any other; only words that name no animal
+//     or no count are refused as mishearings.
+//   - Impossible codes: a code the trainer gives wrongly is a mistake, but
+//     more than 20 bangs or claps, or none of either, is taken for a
+//     mishearing by the referee and refused unjudged.
+//   - Late moves: a guess or pass arriving after the card was won, kept or
+//     sent under the pile is refused and costs nothing, as is a code from
+//     the last trainer arriving after their turn ended; the player hears
+//     that the card is gone.
 //
 // # Bot
 //

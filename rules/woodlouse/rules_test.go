@@ -257,6 +257,37 @@ func TestAGuessAfterTheTrainersMistakeHearsTheCardIsGone(t *testing.T) {
 	refused(t, s, "2 guess spider 4", "the last card (4 spiders) is gone already, a wrong code: under the pile")
 }
 
+// The role of trainer passes on as soon as a card is settled, so the seat
+// that guessed a moment ago may be the trainer when its guess arrives: it
+// hears that the card is gone, not that a trainer does not guess.
+func TestALateGuessFromTheNewTrainerHearsTheCardIsGone(t *testing.T) {
+	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat"},
+		scores: [][]string{{"1 fly"}, {"2 flies"}, {"3 flies"}}})
+	do(t, s, "0 code 3 4")
+	do(t, s, "2 guess spider 4")
+	require.Equal(t, 1, s.trainer)
+	refused(t, s, "1 guess spider 4", "too late: the last card (4 spiders) is gone already, won by {2}; you are the trainer now: give the code for your card")
+	refused(t, s, "1 pass", "too late: the last card (4 spiders) is gone already")
+	do(t, s, "1 code 2 1")
+	refused(t, s, "1 guess rat 1", "the trainer does not guess at their own card")
+}
+
+// A code heard twice, or entered by hand after the listener, reaches the
+// engine after the trainer's turn is over: the card it was for is gone.
+func TestALateCodeFromTheLastTrainerHearsTheCardIsGone(t *testing.T) {
+	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat"},
+		scores: [][]string{{"1 fly"}, {"2 flies"}, {"3 flies"}}})
+	do(t, s, "0 code 3 4")
+	do(t, s, "2 guess spider 4")
+	refused(t, s, "0 code 3 4", "too late: your card (4 spiders) is gone already, won by {2}; {1} is the trainer now")
+	refused(t, s, "2 code 2 1", "only the trainer, {1}, gives the code")
+	// Once the next code is given, the last trainer is a guesser again, and
+	// its late code still hears that its card is gone.
+	do(t, s, "1 code 2 1")
+	require.Contains(t, s.Turn(), 0)
+	refused(t, s, "0 code 3 4", "too late: your card (4 spiders) is gone already, won by {2}; {1} is the trainer now")
+}
+
 func TestEachWrongGuessPaysTheTrainerAScoreCard(t *testing.T) {
 	s := build(t, table{players: 3, order: ex, pile: []string{"4 spiders", "1 rat"},
 		scores: [][]string{{"1 fly"}, {"2 flies", "3 flies"}, {"4 flies"}}})

@@ -186,6 +186,12 @@ func (s *State) Apply(m game.Move) ([]game.Event, error) {
 
 func (s *State) code(m game.Move) ([]game.Event, error) {
 	if m.Seat != s.trainer {
+		if prev := (s.trainer + s.players - 1) % s.players; m.Seat == prev && s.turns > 0 && s.last >= 0 {
+			// The last trainer's code arriving after their card was
+			// settled (a code heard twice, say): the card is gone.
+			return nil, game.RefuseTurn(m, "too late: your card (%s) is gone already, %s; %s is the trainer now",
+				cardOf(uint8(s.last)), s.lastHow, game.Seat(s.trainer))
+		}
 		return nil, game.RefuseTurn(m, "only the trainer, %s, gives the code", game.Seat(s.trainer))
 	}
 	if s.phase != phaseCode {
@@ -248,6 +254,11 @@ func (s *State) putUnder(id uint8) {
 // mayAct refuses a guess or pass from a seat that may not make one.
 func (s *State) mayAct(m game.Move) error {
 	switch {
+	case m.Seat == s.trainer && s.phase == phaseCode && s.last >= 0:
+		// The new trainer guessed at the last card, where they were a
+		// guesser, and the guess arrives after that card was settled.
+		return game.RefuseTurn(m, "too late: the last card (%s) is gone already, %s; you are the trainer now: give the code for your card",
+			cardOf(uint8(s.last)), s.lastHow)
 	case m.Seat == s.trainer:
 		return game.RefuseTurn(m, "the trainer does not guess at their own card")
 	case s.phase != phaseGuess && s.last >= 0:
