@@ -1,9 +1,11 @@
 // Package pursesnatcher referees Purse Snatcher (Game Poem 34), a two-player
 // role-playing game: a tourist whose purse, money and passport were stolen
-// asks a busy police officer for help. The talk itself is free; tableref
-// keeps track of the parts that decide the game: the tourist's posture, the
-// finger challenges, the token of responsibility, the time limit and how the
-// tourist leaves.
+// asks a busy police officer for help. The words are spoken; tableref keeps
+// track of what the rules constrain: the tourist's posture and the details
+// she pays to climb, the officer's questions and invitations and whether
+// she may refuse them, who may touch whom, the finger challenges and the
+// request in return, the token of responsibility, the time limit and how
+// the tourist leaves.
 //
 // # Seats
 //
@@ -19,6 +21,12 @@
 // She climbs one posture at a time, sitting to standing to touching, and
 // every climb costs a new detail that makes the theft graver.
 //
+// The talk. Once she is seated the officer asks his questions, one at a
+// time. Sitting or touching him, she must answer; standing, she may
+// refuse. He may invite her to sit down, or, while she touches him, to let
+// go and stand back; she may accept or decline. He never touches her unless
+// she has asked him to (once for each asking), or to arrest her.
+//
 // Whenever she likes she may challenge the officer: she raises a fist and
 // closes her eyes, he says "okay", she raises 1 to 4 fingers, he raises 1 to
 // 4, and he tells her to open her eyes. An even total wins the challenge for
@@ -30,7 +38,7 @@
 //
 // A won challenge gives her one demand or one question that the officer must
 // satisfy; if she won while touching him, he may then ask something of her
-// in return. A lost challenge makes her change posture: touching, she lets
+// in return, which she must grant. A lost challenge makes her change posture: touching, she lets
 // go and stands; standing, she sits down or adds a detail and touches him;
 // sitting, the officer may tell her to leave, and if he does not she stands
 // up with a new detail.
@@ -49,10 +57,19 @@
 //	fingers N          raise N fingers, N = 1..4, after the officer's okay
 //	demand token       with token-demand=yes: spend a won challenge on making the officer take the token (ends the game: she wins)
 //	demand other       spend it on any other demand or one question, settled at the table
-//	escalate           add a new detail and climb one posture (talk, or after a lost challenge)
+//	escalate KIND WORD add a new detail and climb one posture (talk, or after a lost challenge);
+//	                   KIND is sentimental, tickets, injury, documents, money or other, WORD a
+//	                   short word (up to 24 lower-case letters, digits, hyphens); a detail
+//	                   already told is refused; Legal lists four suggested words per kind
+//	answer             answer the officer's question waiting (talk)
+//	refuse-answer      refuse to answer it: only while standing
+//	accept | decline   take up or turn down the officer's invitation waiting (talk)
+//	ask-touch          ask the officer to touch her, which lets him touch her once (talk)
+//	comply             do what the officer asked in return (after his request)
+//	refuse-request     refuse it: she disobeys him, and he may tell her to leave
 //	deescalate         step down one posture (after a lost challenge; in the talk only with step-down=yes)
 //	offer              hold out the token (during the talk, or as her last stand once told to leave)
-//	leave              walk out (during the talk, before a demand or posture change, or when told to): she still holds the token, so she loses
+//	leave              walk out (during the talk, before a demand, a posture change or complying, or when told to): she still holds the token, so she loses
 //	stay               refuse to leave when told to
 //
 // Seat 1, the officer:
@@ -61,8 +78,16 @@
 //	okay open|closed   answer a challenge with the eyes open or closed; standing forces closed, touching forces open
 //	fingers N          raise N fingers, N = 1..4, after the tourist has
 //	take | refuse      take the offered token (and lose) or not
-//	dismiss | keep     after she loses sitting down: tell her to leave, or let her stay
+//	dismiss | keep     after she loses sitting down, or refuses his request in return: tell her to leave, or let her stay
 //	arrest             arrest her after she refused to leave
+//	ask TOPIC          ask a question (talk, when nothing he asked waits for her reply);
+//	                   TOPIC is when, where, what-was-taken, description, contact or other
+//	invite sit|stand   invite her to sit down (she is standing or touching him), or to let go
+//	                   and stand back (she is touching him) (talk, when nothing waits)
+//	touch              touch her arm, once after each ask-touch (talk)
+//	request sit|stand|other  after her win while touching and her demand: what he asks in
+//	                   return (stand only while she touches him); never to leave
+//	waive              ask nothing in return
 //
 // The referee's clock:
 //
@@ -81,7 +106,10 @@
 //
 // # Turn and secrets
 //
-// Exactly one seat acts at a time. A challenge always runs okay (officer),
+// Outside the talk exactly one seat acts at a time. In the talk the tourist
+// is always in Turn, and the officer too whenever he has a move (a question
+// or an invitation when nothing he asked waits for her reply, a touch she
+// asked for): speaking is not taking turns. A challenge always runs okay (officer),
 // then the tourist's fingers, then the officer's fingers, which reveals both.
 // The tourist's fingers show in her own view, and in the officer's only
 // when his eyes are open; the table sees them at the reveal. The officer's
@@ -110,9 +138,10 @@
 //     reading, token-demand=yes, lets a won demand force the token on him
 //     and end the game: it turns the meeting into a race to win one
 //     challenge, a fair coin while she stands. With the bots, which never
-//     slip, the tourist wins 0% of games by default and 82% with
-//     token-demand=yes (76% if told-to-leave=last-offer also takes away
-//     her last challenge); neither figure says much about people.
+//     slip, the tourist wins 0% of games by default and about 70% with
+//     token-demand=yes (about 61% if told-to-leave=last-offer also takes
+//     away her last challenge; the bot officer's questions cost her
+//     time); neither figure says much about people.
 //   - Taking the token ends the game at once (the officer's rules say he
 //     loses), without waiting for the tourist to walk out.
 //   - Losing while sitting. The posture rule leaves only "stand up with a
@@ -145,8 +174,44 @@
 //   - A token offer is a move the referee records when she holds it out;
 //     whether the officer closes his hand on it is his move, take or refuse.
 //     Tricks of sleight of hand are settled by the table, not the engine.
-//   - Demands, questions and the officer's request in return after a win
-//     while touching are talk: the engine announces them and moves on.
+//   - A won demand and its one question are still talk: the engine
+//     announces them and moves on. So is what she says in her answers: the
+//     engine records that she answered or refused, not what she said.
+//   - A new detail is a kind and a word, picked from the phone (six kinds,
+//     four suggested words each) or typed. "New" means not the same kind
+//     and word as one told before: another detail of a kind already used
+//     (her train ticket after her flight) is new. A kind alone would have
+//     left her no more than six climbs in a meeting, and a tourist who must
+//     stand up after a loss needs a detail to do it. Whether a typed word
+//     really makes the theft graver is for the table to judge.
+//   - Answering. The posture rules say who may refuse a question: standing
+//     she may, sitting or touching she must answer; the engine refuses her
+//     refusal with the reason. A question waiting does not stop the talk:
+//     she may still challenge, climb, offer or leave first, and a seated
+//     tourist who climbs with a new detail may then refuse. The officer asks
+//     one thing at a time, and none before she is seated. Being told to
+//     leave ends the talk: a question still waiting lapses, and so does her
+//     asking to be touched.
+//   - Invitations. Her rules have her follow the officer's instructions
+//     within reason, but price her posture by their own means: a detail to
+//     climb, a lost challenge to step down. tableref reads an invitation to
+//     sit or to stand back as a courtesy within that: she may accept (and
+//     then step down even with step-down=no) or decline without breaking a
+//     rule. He invites her to stand only to let go of him: a seated tourist
+//     stands up only by adding a detail. An invitation lapses when her
+//     posture changes so that it no longer fits.
+//   - Touching. The officer's touch is allowed once for each time she asks
+//     for it (ask-touch), and otherwise only as the arrest.
+//   - The request in return after a win while touching. The officer may ask
+//     "anything": tableref offers sit (straight down to her seat), stand
+//     (let go of him) and other (settled at the table), and he may waive it.
+//     Not leaving: sending her away has its own rules (a loss while sitting,
+//     the time). She must comply; if she refuses, she disobeys the
+//     authority she owes obedience to, and the engine treats it as the one
+//     other moment the rules let him act on her: he may tell her to leave
+//     (dismiss) or let it pass (keep), and the refusal is counted as a
+//     breach in the view. Once already told to leave, a refusal just sends
+//     her back to going or staying.
 //   - The game has no chance: nothing is dealt or rolled, so the seed
 //     changes nothing.
 package pursesnatcher

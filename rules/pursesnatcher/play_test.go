@@ -35,16 +35,22 @@ func secrets(st game.State, owner int) []string {
 }
 
 // refusedNow are well-formed moves the rules refuse: fingers out of 1 to
-// 4, and whichever of okay open, okay closed and demand token is not
-// allowed now.
+// 4, a climb without a detail or with one already told, and whichever of
+// okay open, okay closed, demand token, touch, refuse-answer and the
+// requests in return is not allowed now.
 func refusedNow(st game.State, seat int) []game.Move {
 	listed := map[string]bool{}
 	for _, m := range st.Legal(seat) {
 		listed[m.String()] = true
 	}
 	var out []game.Move
+	for _, d := range st.(*state).details {
+		out = append(out, game.M(seat, "escalate", detailKinds[d.kind].name, d.word))
+	}
 	for _, m := range []game.Move{game.M(seat, "fingers", "0"), game.M(seat, "fingers", "5"),
-		game.M(seat, "okay", "open"), game.M(seat, "okay", "closed"), game.M(seat, "demand", "token")} {
+		game.M(seat, "okay", "open"), game.M(seat, "okay", "closed"), game.M(seat, "demand", "token"),
+		game.M(seat, "escalate"), game.M(seat, "touch"), game.M(seat, "refuse-answer"), game.M(seat, "request", "stand"),
+		game.M(seat, "request", "leave"), game.M(seat, "ask", "why")} {
 		if !listed[m.String()] {
 			out = append(out, m)
 		}
@@ -176,7 +182,7 @@ func TestTheBotPlaysSensibly(t *testing.T) {
 	play(t, s, "1 seat")
 	for i := 0; i < 20; i++ {
 		m := bot.Choose(s, Tourist, &r)
-		assert.Contains(t, []string{"0 escalate", "0 time"}, m.String())
+		assert.Contains(t, []string{"escalate", "time"}, m.Action)
 	}
 	play(t, s, "0 escalate")
 	challenge(t, s, "closed", 1, 3)

@@ -2,6 +2,7 @@ package pursesnatcher
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tableref/tableref/rules/game"
@@ -57,6 +58,8 @@ func (gameImpl) Info() game.Info {
 			"token-taken": game.SayAll, "time": game.SayAll, "left": game.SayAll,
 			"ordered": game.SayAll, // told to leave (the meeting's time is up, or the officer says so)
 			"kept":    game.SayAll, // the officer lets her stay
+			// she refused what he asked in return after her win while touching
+			"request-refused": game.SayAll,
 		},
 		Sounds: map[string]string{"time": game.SoundAlarm},
 	}
@@ -106,15 +109,17 @@ const (
 	pOffer                // she holds out the token: the officer takes it or not
 	pOrdered              // she has been told to leave
 	pArrest               // she refused to leave: the officer arrests her
+	pReturn               // she won touching and named her demand: the officer may ask something in return
+	pComply               // the officer asked something in return: she complies or refuses
 	pOver
 )
 
-var phaseNames = [...]string{"opening", "talk", "okay", "tourist-fingers", "officer-fingers", "demand", "dismiss", "shift", "offer", "ordered", "arrest", "over"}
+var phaseNames = [...]string{"opening", "talk", "okay", "tourist-fingers", "officer-fingers", "demand", "dismiss", "shift", "offer", "ordered", "arrest", "return", "comply", "over"}
 
 // expect says what the game waits for in each phase, for refusals.
 var expect = [...]string{
 	"the officer must first ask the tourist to sit down (seat)",
-	"the tourist has the floor (challenge, escalate, offer, leave)",
+	"the meeting is under way (the tourist: challenge, escalate, offer, leave, or reply to the officer; the officer: ask, invite, touch when asked)",
 	"the officer must answer the challenge (okay open or okay closed)",
 	"the tourist must raise her fingers (fingers 1-4)",
 	"the officer must raise his fingers (fingers 1-4)",
@@ -124,6 +129,8 @@ var expect = [...]string{
 	"the officer must take or refuse the token",
 	"the tourist has been told to leave (leave or stay, or one last challenge or offer)",
 	"the tourist refused to leave: the officer must arrest her",
+	"the tourist won while touching the officer: he may ask something of her in return (request sit, stand or other, or waive)",
+	"the officer asked something in return: the tourist must comply (comply or refuse-request)",
 	"the game is over",
 }
 
@@ -175,21 +182,48 @@ type state struct {
 	demands   int
 	history   []record
 	end       ending
+
+	// the talk (talk.go)
+	details       []detail   // one per climb, in order
+	questions     []question // asked, oldest first; only the last may be unanswered
+	invite        invite     // an invitation waiting for her reply
+	touchAsked    bool       // she asked him to touch her, and he has not yet
+	touches       int        // times he touched her, as she asked
+	request       request    // in pComply: what he asked in return
+	returns       []returned // requests in return, and whether she complied
+	breaches      int        // requests in return she refused
+	dismissBreach bool       // in pDismiss: after a refused request, not a loss while sitting
 }
 
 func (s *state) actor() int {
 	switch s.phase {
-	case pOpen, pOkay, pPickO, pDismiss, pOffer, pArrest:
+	case pOpen, pOkay, pPickO, pDismiss, pOffer, pArrest, pReturn:
 		return Officer
 	}
 	return Tourist
 }
 
+// Turn is the one seat in turn, or in the talk the tourist and, when he
+// has something to say (a question, an invitation, a touch she asked
+// for), the officer too.
 func (s *state) Turn() []int {
 	if s.phase == pOver {
 		return nil
 	}
+	if s.phase == pTalk && len(s.officerTalks()) > 0 {
+		return []int{Tourist, Officer}
+	}
 	return []int{s.actor()}
+}
+
+func (s *state) inTurn(seat int) bool { return slices.Contains(s.Turn(), seat) }
+
+// owners are the actions of one role only (fingers and time are both's).
+var owners = map[string]int{
+	"seat": Officer, "okay": Officer, "take": Officer, "refuse": Officer, "dismiss": Officer, "keep": Officer, "arrest": Officer,
+	"ask": Officer, "invite": Officer, "touch": Officer, "request": Officer, "waive": Officer,
+	"challenge": Tourist, "demand": Tourist, "escalate": Tourist, "deescalate": Tourist, "offer": Tourist, "leave": Tourist, "stay": Tourist,
+	"answer": Tourist, "refuse-answer": Tourist, "accept": Tourist, "decline": Tourist, "ask-touch": Tourist, "comply": Tourist, "refuse-request": Tourist,
 }
 
 func (s *state) Over() bool { return s.phase == pOver }
@@ -204,7 +238,7 @@ func (s *state) canUp() bool { return s.posture < touching }
 func (s *state) canDown(shift bool) bool { return s.posture > sitting && (shift || s.stepDown) }
 
 func (s *state) Legal(seat int) []game.Move {
-	if s.phase == pOver || seat != s.actor() {
+	if s.phase == pOver || !s.inTurn(seat) {
 		return nil
 	}
 	var ms []game.Move
@@ -213,14 +247,22 @@ func (s *state) Legal(seat int) []game.Move {
 	case pOpen:
 		add("seat")
 	case pTalk:
+		if seat == Officer {
+			ms = append(ms, s.officerTalks()...)
+			break
+		}
+		ms = append(ms, s.touristReplies()...)
 		add("challenge")
 		if s.canUp() {
-			add("escalate")
+			ms = append(ms, s.climbs(seat)...)
 		}
 		if s.canDown(false) {
 			add("deescalate")
 		}
 		add("offer")
+		if !s.touchAsked {
+			add("ask-touch")
+		}
 		add("leave")
 	case pOkay:
 		if s.posture != touching {
@@ -244,7 +286,7 @@ func (s *state) Legal(seat int) []game.Move {
 		add("keep")
 	case pShift:
 		if s.canUp() {
-			add("escalate")
+			ms = append(ms, s.climbs(seat)...)
 		}
 		if s.canDown(true) {
 			add("deescalate")
@@ -264,6 +306,17 @@ func (s *state) Legal(seat int) []game.Move {
 		}
 	case pArrest:
 		add("arrest")
+	case pReturn:
+		add("request", "sit")
+		if s.posture == touching {
+			add("request", "stand")
+		}
+		add("request", "other")
+		add("waive")
+	case pComply:
+		add("comply")
+		add("refuse-request")
+		add("leave")
 	}
 	if s.canTime() {
 		add("time")
@@ -274,7 +327,7 @@ func (s *state) Legal(seat int) []game.Move {
 var fingerWords = [...]string{"1", "2", "3", "4"}
 
 // actions lists every action, for the refusal of an unknown one.
-const actions = "seat, time, challenge, okay, fingers, demand, escalate, deescalate, offer, take, refuse, dismiss, keep, leave, stay, arrest"
+const actions = "seat, time, challenge, okay, fingers, demand, escalate, deescalate, offer, take, refuse, dismiss, keep, leave, stay, arrest, ask, answer, refuse-answer, invite, accept, decline, ask-touch, touch, request, waive, comply, refuse-request"
 
 func role(seat int) string {
 	if seat == Tourist {
@@ -292,8 +345,14 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 	if m.Seat != Tourist && m.Seat != Officer {
 		return nil, game.Refuse(m, "there is no seat %d: seat 0 is the tourist and seat 1 the officer", m.Seat)
 	}
-	if m.Seat != s.actor() {
+	if !s.inTurn(m.Seat) {
 		return nil, game.RefuseTurn(m, "not %s's move: %s", role(m.Seat), expect[s.phase])
+	}
+	if o, ok := owners[m.Action]; ok && o != m.Seat {
+		return nil, game.Refuse(m, "not %s's move: %s is %s's", role(m.Seat), m.Action, role(o))
+	}
+	if ev, err := s.talk(m); err != errNotTalk {
+		return ev, err
 	}
 	noArgs := func() error {
 		if len(m.Args) != 0 {
@@ -437,7 +496,9 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 			s.demands++
 			text := who(Officer) + " must do the one thing " + who(Tourist) + " demands, or answer her one question."
 			if last := s.history[len(s.history)-1]; last.posture == touching {
-				text += " She won while touching him, so he may now ask her for a favour, which she has to grant."
+				text += " She won while touching him, so he may now ask something of her in return, which she has to grant."
+				s.phase = pReturn
+				return []game.Event{{Type: "demand", Text: text}}, nil
 			}
 			return []game.Event{{Type: "demand", Text: text}, s.back()}, nil
 		}
@@ -447,14 +508,21 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		if s.phase != pTalk && s.phase != pShift {
 			return nil, notNow()
 		}
-		if err := noArgs(); err != nil {
-			return nil, err
-		}
 		if !s.canUp() {
 			return nil, game.Refuse(m, "she is already touching the officer: there is no higher posture")
 		}
-		s.posture++
-		ev := []game.Event{{Type: "escalate", Text: who(Tourist) + " adds a new detail that makes the theft graver, and is now " + s.posture.String() + "."}}
+		d, err := s.readDetail(m)
+		if err != nil {
+			return nil, err
+		}
+		d.to = s.posture + 1
+		s.details = append(s.details, d)
+		s.setPosture(d.to)
+		how := " stands up: "
+		if d.to == touching {
+			how = " puts a hand on the officer's arm: "
+		}
+		ev := []game.Event{{Type: "escalate", Text: who(Tourist) + how + d.text() + "."}}
 		if s.phase == pShift {
 			ev = append(ev, s.back())
 		}
@@ -473,7 +541,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		if !s.canDown(s.phase == pShift) {
 			return nil, game.Refuse(m, "she may lower her posture only after losing a challenge (option %s=no)", OptStepDown)
 		}
-		s.posture--
+		s.setPosture(s.posture - 1)
 		text := who(Tourist) + " lets go of the officer and stands back."
 		if s.posture == sitting {
 			text = who(Tourist) + " sits back down."
@@ -528,10 +596,15 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		if err := noArgs(); err != nil {
 			return nil, err
 		}
+		breach := s.dismissBreach
+		s.dismissBreach = false
 		if m.Action == "dismiss" {
 			return []game.Event{s.order(byDismissal)}, nil
 		}
 		ev := game.Event{Type: "kept", Text: who(Officer) + " lets " + who(Tourist) + " stay."}
+		if breach {
+			return []game.Event{ev, s.back()}, nil
+		}
 		if s.sitRise {
 			ev.Text += " She must stand up, adding a new detail to her story."
 			s.phase = pShift
@@ -540,7 +613,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		return []game.Event{ev, s.back()}, nil
 
 	case "leave":
-		if s.phase != pTalk && s.phase != pDemand && s.phase != pShift && s.phase != pOrdered {
+		if s.phase != pTalk && s.phase != pDemand && s.phase != pShift && s.phase != pOrdered && s.phase != pComply {
 			return nil, notNow()
 		}
 		if err := noArgs(); err != nil {
@@ -548,6 +621,7 @@ func (s *state) Apply(m game.Move) ([]game.Event, error) {
 		}
 		s.end = endLeft
 		s.phase = pOver
+		s.request = noRequest // she walked out instead of complying
 		return []game.Event{{Type: "left", Text: who(Tourist) + " leaves the station still holding the token. The tourist loses."}}, nil
 
 	case "stay":
@@ -661,6 +735,7 @@ func hasHave(what string, n int) string {
 func (s *state) order(why orderReason) game.Event {
 	s.ordered = why
 	s.phase = pOrdered
+	s.endTalk()
 	if why == byTime {
 		return game.Event{Type: "ordered", Text: fmt.Sprintf("%s passed: %s has an urgent appointment, bids %s good day and tells her to leave.", hasHave(minutes(s.minutes), s.minutes), who(Officer), who(Tourist))}
 	}
@@ -705,6 +780,9 @@ func (s *state) tally() (tourist, officer int) {
 func (s *state) Clone() game.State {
 	c := *s
 	c.history = append([]record(nil), s.history...)
+	c.details = append([]detail(nil), s.details...)
+	c.questions = append([]question(nil), s.questions...)
+	c.returns = append([]returned(nil), s.returns...)
 	return &c
 }
 
@@ -742,17 +820,28 @@ func (s *state) Audit() error {
 			return fmt.Errorf("challenge %d: eyes open=%v while %s", i+1, r.eyesOpen, r.posture)
 		}
 	}
-	if s.phase == pDemand || s.phase == pDismiss || s.phase == pShift {
+	if s.phase == pDemand || s.phase == pDismiss || s.phase == pShift || s.phase == pReturn || s.phase == pComply {
 		if len(s.history) == 0 {
 			return fmt.Errorf("phase %s without a challenge", phaseNames[s.phase])
 		}
-		won := s.history[len(s.history)-1].touristWon()
-		if won != (s.phase == pDemand) {
+		last := s.history[len(s.history)-1]
+		won := last.touristWon()
+		if s.phase == pReturn || s.phase == pComply || s.dismissBreach {
+			if !won || last.posture != touching {
+				return fmt.Errorf("phase %s after a challenge won=%v while %s", phaseNames[s.phase], won, last.posture)
+			}
+		} else if won != (s.phase == pDemand) {
 			return fmt.Errorf("phase %s after a challenge the tourist won=%v", phaseNames[s.phase], won)
 		}
 	}
-	if s.phase == pDismiss && (s.posture != sitting || s.ordered != notOrdered) {
+	if s.phase == pDismiss && s.ordered != notOrdered {
+		return fmt.Errorf("a dismissal decision after she was told to leave")
+	}
+	if s.phase == pDismiss && !s.dismissBreach && s.posture != sitting {
 		return fmt.Errorf("dismissal decision while she is %s", s.posture)
+	}
+	if s.dismissBreach && (s.phase != pDismiss || len(s.returns) == 0 || s.returns[len(s.returns)-1].complied) {
+		return fmt.Errorf("a dismissal for a breach in phase %s without a refused request", phaseNames[s.phase])
 	}
 	if s.phase == pShift && s.posture == sitting && !s.sitRise {
 		return fmt.Errorf("she must change posture from sitting, but the option says she stays")
@@ -762,7 +851,7 @@ func (s *state) Audit() error {
 	}
 	if s.ordered != notOrdered && s.phase != pOrdered && s.phase != pArrest && s.phase != pOver && s.phase != pOffer {
 		switch s.phase {
-		case pOkay, pPickT, pPickO, pDemand, pShift:
+		case pOkay, pPickT, pPickO, pDemand, pShift, pReturn, pComply:
 			if !s.lastStand || !s.standLast {
 				return fmt.Errorf("told to leave, yet in phase %s without a last stand", phaseNames[s.phase])
 			}
@@ -781,6 +870,9 @@ func (s *state) Audit() error {
 	}
 	if s.offers < 0 || s.demands < 0 || s.demands > len(s.history) {
 		return fmt.Errorf("%d offers, %d demands for %d challenges", s.offers, s.demands, len(s.history))
+	}
+	if err := s.auditTalk(); err != nil {
+		return err
 	}
 	// The one token stays with the tourist until the officer takes it,
 	// which ends the game (tokenHolder derives it from the ending).

@@ -6,7 +6,7 @@ package pursesnatcher
 // open.
 type View struct {
 	Role    string `json:"role"`  // "tourist", "officer" or "table"
-	Phase   string `json:"phase"` // opening, talk, okay, tourist-fingers, officer-fingers, demand, dismiss, shift, offer, ordered, arrest, over
+	Phase   string `json:"phase"` // opening, talk, okay, tourist-fingers, officer-fingers, demand, dismiss, shift, offer, ordered, arrest, return, comply, over
 	Posture string `json:"posture"`
 	Token   string `json:"token"` // who holds the token: "tourist" or "officer"
 	Minutes int    `json:"minutes"`
@@ -30,6 +30,49 @@ type View struct {
 	Eyes    string   `json:"eyes,omitempty"`
 	Guide   []string `json:"guide,omitempty"` // what the seat's role demands now
 	Outcome string   `json:"outcome,omitempty"`
+
+	// The talk, which everyone hears.
+	Details []Detail `json:"details,omitempty"` // told with each climb, oldest first
+	// Question is the officer's question waiting for her reply, if any.
+	Question *Question `json:"question,omitempty"`
+	Asked    int       `json:"asked"`    // questions asked
+	Answered int       `json:"answered"` // questions answered
+	Refused  int       `json:"refused"`  // questions she refused to answer (standing)
+	// MayRefuse says whether she may refuse to answer now (she is standing).
+	MayRefuse bool `json:"may_refuse"`
+	// Invitation is the officer's invitation waiting for her reply: "sit",
+	// "stand" (let go of him) or "".
+	Invitation string `json:"invitation,omitempty"`
+	TouchAsked bool   `json:"touch_asked,omitempty"` // she asked him to touch her, and he has not yet
+	Touches    int    `json:"touches,omitempty"`     // times he touched her, as she asked
+	// Request is what the officer asked in return, waiting for her to
+	// comply: "sit", "stand" or "other".
+	Request     string `json:"request,omitempty"`
+	RequestText string `json:"request_text,omitempty"`
+	Breaches    int    `json:"breaches,omitempty"` // requests in return she refused
+	// Kinds are the kinds of detail, with the words the phone suggests.
+	Kinds []Kind `json:"kinds"`
+}
+
+// Detail is one detail she told, climbing.
+type Detail struct {
+	Kind    string `json:"kind"`
+	Word    string `json:"word"`
+	Text    string `json:"text"`
+	Posture string `json:"posture"` // the posture she climbed to
+}
+
+// Question is a question waiting for her reply.
+type Question struct {
+	Topic string `json:"topic"`
+	Text  string `json:"text"` // "when it happened"
+}
+
+// Kind is a kind of detail.
+type Kind struct {
+	Name  string   `json:"name"`
+	Text  string   `json:"text"`
+	Words []string `json:"words"`
 }
 
 // Challenge is a settled challenge, as everyone saw it at the reveal.
@@ -95,6 +138,7 @@ func (s *state) View(seat int) any {
 	if s.phase == pOver {
 		v.Outcome = s.Result().Text
 	}
+	s.viewTalk(&v)
 	inChallenge := s.phase == pPickT || s.phase == pPickO
 	switch seat {
 	case Tourist:
@@ -102,6 +146,19 @@ func (s *state) View(seat int) any {
 		v.TouristFingers = int(s.tFingers)
 		if s.phase != pOver {
 			v.Guide = []string{touristGuide[s.posture]}
+			if _, q := s.pendingQuestion(); q && s.phase == pTalk {
+				if mayRefuse(s.posture) {
+					v.Guide = append(v.Guide, "The officer asked you a question: standing, you may answer or refuse.")
+				} else {
+					v.Guide = append(v.Guide, "The officer asked you a question: "+s.posture.String()+", you must answer it.")
+				}
+			}
+			if s.phase == pComply {
+				v.Guide = append(v.Guide, "You won while touching him: you must do what he asks in return. Refusing is disobeying him, and he may then tell you to leave.")
+			}
+			if s.canUp() && (s.phase == pTalk || s.phase == pShift) {
+				v.Guide = append(v.Guide, "To climb a posture, add a new detail of the theft: pick a kind, then a word.")
+			}
 		}
 	case Officer:
 		v.Role = roleNames[Officer]
@@ -114,7 +171,41 @@ func (s *state) View(seat int) any {
 		}
 		if s.phase != pOver {
 			v.Guide = []string{officerEyes[s.posture], "Never take the token into your hand, and never touch her unless she asks or you arrest her."}
+			if s.phase == pReturn {
+				v.Guide = append(v.Guide, "She won while touching you: you may ask anything of her in return (sit, let go, or something else), and she must comply.")
+			}
 		}
 	}
 	return v
+}
+
+// viewTalk fills in the talk, which is public.
+func (s *state) viewTalk(v *View) {
+	for _, d := range s.details {
+		v.Details = append(v.Details, Detail{Kind: detailKinds[d.kind].name, Word: d.word, Text: d.text(), Posture: d.to.String()})
+	}
+	v.Asked = len(s.questions)
+	for _, q := range s.questions {
+		switch q.reply {
+		case answered:
+			v.Answered++
+		case refusedAnswer:
+			v.Refused++
+		}
+	}
+	if i, ok := s.pendingQuestion(); ok {
+		t := topics[s.questions[i].topic]
+		v.Question = &Question{Topic: t.name, Text: t.text}
+	}
+	v.MayRefuse = mayRefuse(s.posture)
+	v.Invitation = inviteNames[s.invite]
+	v.TouchAsked = s.touchAsked
+	v.Touches = s.touches
+	v.Request = requestNames[s.request]
+	v.RequestText = requestText[s.request]
+	v.Breaches = s.breaches
+	v.Kinds = make([]Kind, len(detailKinds))
+	for i, k := range detailKinds {
+		v.Kinds[i] = Kind{Name: k.name, Text: k.text, Words: k.words}
+	}
 }
