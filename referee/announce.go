@@ -16,7 +16,7 @@ import (
 // when the game takes no codes or no seat is waiting to give one (guessing
 // is under way, the end).
 func (m *Match) CodeMove(bangs, claps int) (game.Move, bool) {
-	action := m.g.Info().Hears.CodeAction
+	action := m.info.Hears.CodeAction
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if action == "" || m.s.Over() {

@@ -37,10 +37,29 @@ var (
 const EventLog = 200
 
 // Logged is an event as announced: seat references replaced by names, and
-// the sequence number of the move that caused it.
+// the sequence number of the move that caused it, with what the referee
+// says out loud for it and how it sounds, as the game declares them
+// (game.Info.Spoken and Sounds), worked out once, when it is logged.
 type Logged struct {
 	Seq int `json:"seq"`
 	game.Event
+	// Say is what the referee says out loud (Announcement), or "".
+	Say string `json:"say,omitempty"`
+	// Tone is how the event sounds, for the pages' colours: "bad" (a
+	// buzzer: a wrong code, a wrong guess), "good" (a chime), "alarm"
+	// (time is up), or "".
+	Tone string `json:"tone,omitempty"`
+}
+
+// tones are the pages' names for the game's sounds.
+var tones = map[string]string{game.SoundBuzzer: "bad", game.SoundChime: "good", game.SoundAlarm: "alarm"}
+
+// logged is e, named, as the match logs it at seq.
+func (m *Match) logged(seq int, e game.Event) Logged {
+	e.Text = game.Names(e.Text, m.names)
+	l := Logged{Seq: seq, Event: e, Tone: tones[m.info.Sounds[e.Type]]}
+	l.Say, _ = Announcement(m.info, l)
+	return l
 }
 
 // Snapshot is everything one seat (or game.Table) may know now.
@@ -62,6 +81,7 @@ type Snapshot struct {
 type Match struct {
 	mu     sync.Mutex
 	g      game.Game
+	info   game.Info // g's, read once
 	cfg    game.Config
 	names  []string
 	s      game.State
@@ -76,11 +96,10 @@ func New(g game.Game, cfg game.Config, names []string) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Match{g: g, cfg: cfg, names: slices.Clone(names), s: s}
+	m := &Match{g: g, info: g.Info(), cfg: cfg, names: slices.Clone(names), s: s}
 	if o, ok := s.(game.Opener); ok {
 		for _, e := range o.Opening() {
-			e.Text = game.Names(e.Text, m.names)
-			m.events = append(m.events, Logged{Seq: 0, Event: e})
+			m.events = append(m.events, m.logged(0, e))
 		}
 	}
 	return m, nil
@@ -168,7 +187,7 @@ func ReplayEach(g game.Game, cfg game.Config, names []string, moves []game.Move,
 func (m *Match) Clone() *Match {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return &Match{g: m.g, cfg: m.cfg, names: slices.Clone(m.names), s: m.s.Clone(),
+	return &Match{g: m.g, info: m.info, cfg: m.cfg, names: slices.Clone(m.names), s: m.s.Clone(),
 		moves: slices.Clone(m.moves), events: slices.Clone(m.events)}
 }
 
@@ -259,7 +278,7 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 func (m *Match) Sit(name string) (seat, seq int, evs []Logged, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	in := m.g.Info()
+	in := m.info
 	seat = len(m.names)
 	switch {
 	case !in.LateJoin():
@@ -299,8 +318,7 @@ func (m *Match) record(mv game.Move, evs []game.Event) (int, []Logged) {
 	seq := len(m.moves)
 	out := make([]Logged, len(evs))
 	for i, e := range evs {
-		e.Text = game.Names(e.Text, m.names)
-		out[i] = Logged{Seq: seq, Event: e}
+		out[i] = m.logged(seq, e)
 	}
 	m.events = append(m.events, out...)
 	if extra := len(m.events) - EventLog; extra > 0 {

@@ -172,6 +172,8 @@ type testState struct {
 		Text string `json:"text"`
 		To   []int  `json:"to"`
 		N    int    `json:"n"` // the room's own events only
+		Say  string `json:"say,omitempty"`
+		Tone string `json:"tone,omitempty"`
 	} `json:"events"`
 }
 

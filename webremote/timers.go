@@ -327,12 +327,6 @@ func (r *room) scheduleAllLocked() {
 type roomEvent struct {
 	referee.Logged
 	N int `json:"n,omitempty"`
-	// Say is what the referee says out loud for the event (the table shows
-	// it as a headline), and Tone how it sounds: "bad" (a buzzer: a wrong
-	// code, a wrong guess), "good" (a chime), "alarm" (time is up), or "".
-	// Both come from what the game declares (game.Info.Spoken, Sounds).
-	Say  string `json:"say,omitempty"`
-	Tone string `json:"tone,omitempty"`
 }
 
 // maxNotes is how many of its own events a room keeps.

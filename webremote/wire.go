@@ -162,7 +162,7 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 	snap := r.match.Snapshot(w.seat, from)
 	st.Seq, st.Names, st.View, st.Turn, st.Over, st.Result = snap.Seq, snap.Names, snap.View, snap.Turn, snap.Over, snap.Result
 	for _, e := range snap.Events {
-		st.Events = append(st.Events, r.loudLocked(e))
+		st.Events = append(st.Events, roomEvent{Logged: e})
 	}
 	if st.Turn == nil {
 		st.Turn = []int{}
@@ -175,17 +175,6 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 		}
 	}
 	return st
-}
-
-// tones are the pages' names for the game's sounds.
-var tones = map[string]string{game.SoundBuzzer: "bad", game.SoundChime: "good", game.SoundAlarm: "alarm"}
-
-// loudLocked is a game's event as the pages get it: with what the referee
-// says for it and how it sounds, as the game declares them.
-func (r *room) loudLocked(e referee.Logged) roomEvent {
-	ev := roomEvent{Logged: e, Tone: tones[r.info.Sounds[e.Type]]}
-	ev.Say, _ = referee.Announcement(r.info, e)
-	return ev
 }
 
 // broadcastLocked pushes the state to every websocket client of the room

@@ -1108,15 +1108,12 @@ func TestNamesAsPeopleWriteThemFitEveryScreen(t *testing.T) {
 func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 	sv := serveAndBrowse(t, 2*time.Minute)
 	room, _, toks := startedRoom(t, sv.base, "woodlouse", "Ann", "Bob", "Cy")
-	trainer, guessers := -1, []int{}
-	for i, tok := range toks {
-		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
-			trainer = i
-		} else {
+	trainer, guessers := trainerOf(t, sv, room, toks), []int{}
+	for i := range toks {
+		if i != trainer {
 			guessers = append(guessers, i)
 		}
 	}
-	require.GreaterOrEqual(t, trainer, 0)
 	phone := func(tok string) page {
 		p := seatPhone(t, sv, room, tok, "phone")
 		p.waitJS("the moves", `document.querySelector("#moves")`)
@@ -1150,16 +1147,7 @@ func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 
 	// The trainer gives the right code; guessing opens.
 	code := seatLegal(t, sv.base, room, toks[trainer])[0]
-	var tv struct {
-		View struct {
-			Card string `json:"card"`
-		} `json:"view"`
-	}
-	get(t, sv.base+"/api/rooms/"+room+"/view", toks[trainer], &tv)
-	card := strings.Fields(tv.View.Card) // "4 spiders": the guess that would win it is "spider 4"
-	require.Len(t, card, 2, "the trainer sees the card: %q", tv.View.Card)
-	species, err := woodlouse.ParseSpecies(card[1])
-	require.NoError(t, err)
+	species, count := cardOf(t, sv, room, toks[trainer]) // the guess that would win it
 	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[trainer], map[string]any{"move": "code " + strings.Join(code.Args, " ")}, nil)
 	gp := phone(toks[guessers[0]])
 	gp.waitJS("the animals", `document.querySelector('button[data-action="guess"]')`)
@@ -1168,7 +1156,7 @@ func TestAHalfMadeChoiceSurvivesTheStatePushes(t *testing.T) {
 	// Another guesser's wrong guess (one that is not the card: a right one
 	// would end the guessing) redraws it too.
 	for _, mv := range seatLegal(t, sv.base, room, toks[guessers[1]]) {
-		if mv.Action == "guess" && strings.Join(mv.Args, " ") != string(species)+" "+card[0] && mv.Args[0] != animal {
+		if mv.Action == "guess" && strings.Join(mv.Args, " ") != string(species)+" "+count && mv.Args[0] != animal {
 			gp.act("mark the panel", `document.querySelector("#moves").dataset.old = "1"`)
 			post(t, sv.base+"/api/rooms/"+room+"/moves", toks[guessers[1]], map[string]any{"move": "guess " + strings.Join(mv.Args, " ")}, nil)
 			gp.waitJS("the redraw", `!document.querySelector("#moves") || !document.querySelector("#moves").dataset.old`)

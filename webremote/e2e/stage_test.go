@@ -53,13 +53,7 @@ func TestTheTableIsTheStage(t *testing.T) {
 	table := tables["laptop"]
 	require.Regexp(t, `^Draws sealed: [0-9a-f]{4}(-[0-9a-f]{4}){3}$`, table.text(`document.querySelector("#seal").textContent`), "the seed's seal, from the start")
 
-	trainer := -1
-	for i, tok := range toks {
-		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
-			trainer = i
-		}
-	}
-	require.GreaterOrEqual(t, trainer, 0)
+	trainer := trainerOf(t, sv, room, toks)
 	right := seatLegal(t, sv.base, room, toks[trainer])[0].Args
 	bangs, _ := strconv.Atoi(right[0])
 	claps, _ := strconv.Atoi(right[1])
@@ -86,24 +80,9 @@ func TestTheTableIsTheStage(t *testing.T) {
 	table.shot(out, "stage-table-wrong-code.png")
 
 	// The next trainer gives the right code; one guesser guesses right.
-	next := -1
-	for i, tok := range toks {
-		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
-			next = i
-		}
-	}
-	require.GreaterOrEqual(t, next, 0)
+	next := trainerOf(t, sv, room, toks)
 	code := seatLegal(t, sv.base, room, toks[next])[0]
-	var tv struct {
-		View struct {
-			Card string `json:"card"`
-		} `json:"view"`
-	}
-	get(t, sv.base+"/api/rooms/"+room+"/view", toks[next], &tv)
-	f := strings.Fields(tv.View.Card)
-	require.Len(t, f, 2, "the trainer sees the card: %q", tv.View.Card)
-	species, err := woodlouse.ParseSpecies(f[1])
-	require.NoError(t, err)
+	species, count := cardOf(t, sv, room, toks[next])
 	post(t, sv.base+"/api/rooms/"+room+"/moves", toks[next], map[string]any{"move": "code " + strings.Join(code.Args, " ")}, nil)
 
 	var guessers []int
@@ -117,8 +96,8 @@ func TestTheTableIsTheStage(t *testing.T) {
 	other.waitJS("its moves", `document.querySelector('button[data-action="guess"]')`)
 	gp.waitJS("the animals", fmt.Sprintf(`document.querySelector('button[data-action="guess"][data-args=%s]')`, js(string(species))))
 	gp.tap(fmt.Sprintf(`button[data-action="guess"][data-args=%s]`, js(string(species))))
-	gp.waitJS("the numbers", fmt.Sprintf(`document.querySelector('button.primary[data-action="guess"][data-args=%s]')`, js(string(species)+" "+f[0])))
-	gp.tap(fmt.Sprintf(`button.primary[data-action="guess"][data-args=%s]`, js(string(species)+" "+f[0])))
+	gp.waitJS("the numbers", fmt.Sprintf(`document.querySelector('button.primary[data-action="guess"][data-args=%s]')`, js(string(species)+" "+count)))
+	gp.tap(fmt.Sprintf(`button.primary[data-action="guess"][data-args=%s]`, js(string(species)+" "+count)))
 	gp.waitJS("the result banner", `document.querySelector("#result.good")`)
 	require.Contains(t, gp.text(`document.querySelector("#result").textContent`), "wins the card")
 	gp.shot(out, "stage-phone-right-guess.png")
@@ -129,6 +108,36 @@ func TestTheTableIsTheStage(t *testing.T) {
 	for _, p := range []page{tp, gp, other, table} {
 		p.noLeftovers()
 	}
+}
+
+// trainerOf is the seat of a Woodlouse room whose phone is offered the
+// code: the trainer's.
+func trainerOf(t *testing.T, sv served, room string, toks []string) int {
+	t.Helper()
+	for i, tok := range toks {
+		if l := seatLegal(t, sv.base, room, tok); len(l) > 0 && l[0].Action == "code" {
+			return i
+		}
+	}
+	t.Fatal("no seat is offered the code")
+	return -1
+}
+
+// cardOf is the Woodlouse card the trainer (tok) sees, as a guess names
+// it: its animal and its number ("4 spiders": spider, "4").
+func cardOf(t *testing.T, sv served, room, tok string) (woodlouse.Species, string) {
+	t.Helper()
+	var tv struct {
+		View struct {
+			Card string `json:"card"`
+		} `json:"view"`
+	}
+	get(t, sv.base+"/api/rooms/"+room+"/view", tok, &tv)
+	f := strings.Fields(tv.View.Card)
+	require.Len(t, f, 2, "the trainer sees the card: %q", tv.View.Card)
+	species, err := woodlouse.ParseSpecies(f[1])
+	require.NoError(t, err)
+	return species, f[0]
 }
 
 // get reads a JSON answer with a token.
