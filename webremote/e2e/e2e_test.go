@@ -254,12 +254,20 @@ type served struct {
 // otherwise).
 func serveAndBrowse(t *testing.T, limit time.Duration, games ...game.Game) served {
 	t.Helper()
+	return serveSeeded(t, limit, nil, games...)
+}
+
+// serveSeeded is serveAndBrowse whose games are dealt from seeds (nil:
+// random ones), so that a test that plays random games sees the same games
+// every run.
+func serveSeeded(t *testing.T, limit time.Duration, seeds func() uint64, games ...game.Game) served {
+	t.Helper()
 	exe := browser(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	port := ln.Addr().(*net.TCPAddr).Port
 	lan := fmt.Sprintf("http://%s:%d", lanName, port)
-	srv := webremote.New(webremote.Config{RateLimit: -1, PublicURL: lan, Games: games}) // every page comes from 127.0.0.1
+	srv := webremote.New(webremote.Config{RateLimit: -1, PublicURL: lan, Games: games, Seed: seeds}) // every page comes from 127.0.0.1
 	go srv.Serve(ln)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -276,6 +284,18 @@ func serveAndBrowse(t *testing.T, limit time.Duration, games ...game.Game) serve
 	t.Cleanup(func() { cancelRoot(); cancelAlloc(); cancel() })
 	require.NoError(t, chromedp.Do(root)) // start the browser
 	return served{srv: srv, base: "http://" + ln.Addr().String(), lan: lan, root: root}
+}
+
+// counting is a seed sequence 1, 2, 3… for serveSeeded.
+func counting() func() uint64 {
+	var mu sync.Mutex
+	n := uint64(0)
+	return func() uint64 {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return n
+	}
 }
 
 // noLeftovers fails when a page shows a value the code did not fill in.

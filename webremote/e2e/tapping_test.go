@@ -25,7 +25,7 @@ const catchToasts = `new MutationObserver(() => {
 // move on (or end), and no phone
 // may meet a script error or a refusal of something it offered.
 func TestEveryGamePlaysByTapping(t *testing.T) {
-	sv := serveAndBrowse(t, 10*time.Minute)
+	sv := serveSeeded(t, 10*time.Minute, counting()) // the same games every run
 	players := map[string]int{"woodlouse": 3, "louseflea": 3, "troll": 1, "celestial": 4, "pursesnatcher": 2, "insomnia": 4, "minefield": 3, "deck": 3}
 	for _, id := range []string{"woodlouse", "louseflea", "troll", "celestial", "pursesnatcher", "insomnia", "minefield", "deck"} {
 		t.Run(id, func(t *testing.T) {
