@@ -28,6 +28,7 @@ func runLoadtest(e *env, args []string) error {
 			"this process (no --url), the server's memory per connection. A room takes as many seats as the\n"+
 			"game allows; its other sockets watch the table with the host token. A room makes one move at a\n"+
 			"time, and no seat more than one per --gap (the server allows 20 requests a second per token).\n"+
+			"Reports the moves a second and the load average as the moves began.\n"+
 			"Exits 1 when there were errors. Games: "+strings.Join(catalog.IDs(), ", ")+".", e.stdout)
 	fs.StringVar(&cfg.URL, "url", "", "the server, such as http://127.0.0.1:8080 (default: start one in this process)")
 	fs.IntVar(&cfg.Rooms, "rooms", 20, "rooms")
@@ -40,6 +41,8 @@ func runLoadtest(e *env, args []string) error {
 	fs.DurationVar(&cfg.Timeout, "timeout", 5*time.Second, "how long a move may take to reach a socket before it counts as missing")
 	fs.Uint64Var(&cfg.Seed, "seed", 1, "seed of the moves chosen (and, in process, of the deals)")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	var profile string
+	fs.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the moves to this file (go tool pprof reads it); in process it covers the server and the load tool both")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -64,6 +67,15 @@ func runLoadtest(e *env, args []string) error {
 	}
 	if g, _ := catalog.Get(cfg.Game); cfg.Clients < cfg.Rooms*g.Info().MinPlayers {
 		return usagef("%d clients cannot fill %d rooms of %s (at least %d players each)", cfg.Clients, cfg.Rooms, cfg.Game, g.Info().MinPlayers)
+	}
+
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer f.Close()
+		cfg.CPUProfile = f
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -94,6 +106,11 @@ func runLoadtest(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%d clients in %d rooms, %d moves, %d broadcasts: latency p50 %s p99 %s max %s, errors %d, %s\n",
 			rep.Clients, rep.Rooms, rep.Moves, rep.Broadcasts, ms(rep.LatencyP50), ms(rep.LatencyP99), ms(rep.LatencyMax), rep.Errors, mem)
+		load := "load average unknown"
+		if l := rep.LoadAverage; len(l) == 3 {
+			load = fmt.Sprintf("load average %.2f %.2f %.2f as the moves began", l[0], l[1], l[2])
+		}
+		fmt.Fprintf(e.stdout, "%d moves in %.2f s: %.0f moves/s; %s\n", rep.Moves, rep.Duration.Seconds(), rep.MovesPerSecond, load)
 	}
 	if rep.Errors > 0 {
 		first := ""

@@ -51,13 +51,15 @@ func TestLoadtestInProcess(t *testing.T) {
 	// is not a missing one.
 	out, err := loadtestCmd("--rooms", "2", "--clients", "8", "--moves", "5", "--interval", "0", "--timeout", "30s")
 	require.NoError(t, err, out)
-	assert.Regexp(t, regexp.MustCompile(`^8 clients in 2 rooms, 10 moves, 30 broadcasts: latency p50 [0-9.]+ ms p99 [0-9.]+ ms max [0-9.]+ ms, errors 0, server memory [0-9]+ KiB per connection\n$`), out)
+	assert.Regexp(t, regexp.MustCompile(`^8 clients in 2 rooms, 10 moves, 30 broadcasts: latency p50 [0-9.]+ ms p99 [0-9.]+ ms max [0-9.]+ ms, errors 0, server memory [0-9]+ KiB per connection\n10 moves in [0-9.]+ s: [0-9]+ moves/s; load average [0-9.]+ [0-9.]+ [0-9.]+ as the moves began\n$`), out)
 
 	out, err = loadtestCmd("--rooms", "1", "--clients", "3", "--moves", "2", "--interval", "0", "--via", "http", "--json", "--timeout", "30s")
 	require.NoError(t, err, out)
 	var rep struct {
 		Clients, Moves, Broadcasts, Errors int
-		LatencyP99                         int64 `json:"latency_p99_ns"`
+		LatencyP99                         int64     `json:"latency_p99_ns"`
+		MovesPerSecond                     float64   `json:"moves_per_second"`
+		LoadAverage                        []float64 `json:"load_average"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &rep), out)
 	assert.Equal(t, 3, rep.Clients)
@@ -65,4 +67,6 @@ func TestLoadtestInProcess(t *testing.T) {
 	assert.Equal(t, 4, rep.Broadcasts)
 	assert.Equal(t, 0, rep.Errors)
 	assert.Positive(t, rep.LatencyP99)
+	assert.Positive(t, rep.MovesPerSecond)
+	assert.Len(t, rep.LoadAverage, 3)
 }

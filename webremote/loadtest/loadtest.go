@@ -31,7 +31,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"runtime/pprof"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,6 +81,10 @@ type Config struct {
 	Seed uint64
 	// Log receives the in-process server's log (nil: discarded).
 	Log io.Writer
+	// CPUProfile, when set, receives a CPU profile (pprof format) of the
+	// moves, set-up and dialling excluded: of the server and the load tool
+	// both when the server runs in this process.
+	CPUProfile io.Writer
 }
 
 // Report is what a run measured.
@@ -111,6 +118,12 @@ type Report struct {
 	ServerBytesPerConn float64 `json:"server_bytes_per_conn"`
 	ClientBytesPerConn float64 `json:"client_bytes_per_conn"`
 	InProcess          bool    `json:"in_process"`
+	// MovesPerSecond is Moves over Duration.
+	MovesPerSecond float64 `json:"moves_per_second"`
+	// LoadAverage is the machine's load average (1, 5 and 15 minutes) as
+	// the moves began, from /proc/loadavg (nil where there is none): a
+	// busy machine's figures are not an idle one's.
+	LoadAverage []float64 `json:"load_average,omitempty"`
 	// Duration is the time the moves took (set-up and dialling excluded).
 	Duration time.Duration `json:"duration_ns"`
 }
@@ -325,12 +338,21 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 
 	// Start the games and play.
+	if cfg.CPUProfile != nil {
+		if err := pprof.StartCPUProfile(cfg.CPUProfile); err != nil {
+			return rep, fmt.Errorf("cpu profile: %w", err)
+		}
+	}
+	rep.LoadAverage = loadAverage()
 	start := time.Now()
 	parallel(ctx, rooms, len(rooms), func(r *room) error {
 		r.play(ctx, a, cfg, errs)
 		return nil
 	})
 	rep.Duration = time.Since(start)
+	if cfg.CPUProfile != nil {
+		pprof.StopCPUProfile()
+	}
 
 	var lat, ack []time.Duration
 	for _, r := range rooms {
@@ -357,7 +379,30 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 	}
 	rep.AckP50, rep.AckP99 = percentile(ack, 50), percentile(ack, 99)
 	rep.Errors, rep.ErrorSamples = errs.n, errs.samples
+	if rep.Duration > 0 {
+		rep.MovesPerSecond = float64(rep.Moves) / rep.Duration.Seconds()
+	}
 	return rep, ctx.Err()
+}
+
+// loadAverage reads the 1, 5 and 15 minute load averages (nil when the
+// system does not say).
+func loadAverage() []float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return nil
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return nil
+	}
+	out := make([]float64, 3)
+	for i := range out {
+		if out[i], err = strconv.ParseFloat(f[i], 64); err != nil {
+			return nil
+		}
+	}
+	return out
 }
 
 // percentile is the nearest-rank percentile of sorted durations.
@@ -644,7 +689,7 @@ func (r *room) choose(gap time.Duration) (*client, wireMove) {
 			continue
 		}
 		c.mu.Lock()
-		ok := c.last.Seq == r.seq && len(c.last.Legal) > 0
+		ok := c.last.Seq == r.seq && c.last.hasLegal()
 		c.mu.Unlock()
 		switch {
 		case !ok:
@@ -669,9 +714,15 @@ func (r *room) choose(gap time.Duration) (*client, wireMove) {
 		return nil, wireMove{}
 	}
 	c.mu.Lock()
-	mv := c.last.Legal[r.rng.IntN(len(c.last.Legal))]
-	c.mu.Unlock()
-	return c, mv
+	defer c.mu.Unlock()
+	legal, err := c.last.legal()
+	if err != nil || len(legal) == 0 {
+		if c.odd == "" {
+			c.odd = fmt.Sprintf("a state frame whose legal moves do not decode: %v", err)
+		}
+		return nil, wireMove{}
+	}
+	return c, legal[r.rng.IntN(len(legal))]
 }
 
 func moveText(m wireMove) string {
