@@ -138,24 +138,27 @@ func joinRoom(t *testing.T, s *Server, code, name string) (int, string) {
 	return int(m["seat"].(float64)), m["token"].(string)
 }
 
+// testRoom is the room part of a state as a client reads it.
+type testRoom struct {
+	Code    string `json:"code"`
+	Game    string `json:"game"`
+	Status  string `json:"status"`
+	Locked  bool   `json:"locked"`
+	Players []struct {
+		Seat      int    `json:"seat"`
+		Name      string `json:"name"`
+		Connected bool   `json:"connected"`
+		Vacant    bool   `json:"vacant"`
+	} `json:"players"`
+	Seats int  `json:"seats"`
+	You   int  `json:"you"`
+	Host  bool `json:"host"`
+}
+
 // testState is the state as a client reads it.
 type testState struct {
-	Type string `json:"type"`
-	Room struct {
-		Code    string `json:"code"`
-		Game    string `json:"game"`
-		Status  string `json:"status"`
-		Locked  bool   `json:"locked"`
-		Players []struct {
-			Seat      int    `json:"seat"`
-			Name      string `json:"name"`
-			Connected bool   `json:"connected"`
-			Vacant    bool   `json:"vacant"`
-		} `json:"players"`
-		Seats int  `json:"seats"`
-		You   int  `json:"you"`
-		Host  bool `json:"host"`
-	} `json:"room"`
+	Type  string          `json:"type"`
+	Room  testRoom        `json:"room"`
 	Seq   int             `json:"seq"`
 	Names []string        `json:"names"`
 	View  json.RawMessage `json:"view"`
@@ -192,7 +195,7 @@ type live struct {
 	base string // http://127.0.0.1:PORT
 }
 
-func startLive(t *testing.T, cfg Config) *live {
+func startLive(t testing.TB, cfg Config) *live {
 	t.Helper()
 	s := newTestServer(t, cfg)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -239,6 +242,10 @@ func (l *live) httpCall(t *testing.T, method, path, token string, body any) resp
 type wsClient struct {
 	t    *testing.T
 	conn *fws.Conn
+	// room is the room part of the last state that had one: a state the
+	// server sends without it (unchanged) stands for this one, as the
+	// pages do.
+	room *testRoom
 }
 
 func (l *live) dial(t *testing.T, code, token string, since int) (*wsClient, *http.Response, error) {
@@ -257,7 +264,7 @@ func (l *live) dialURL(t *testing.T, path string) (*wsClient, *http.Response, er
 	if err != nil {
 		return nil, res, err
 	}
-	c := &wsClient{t: t, conn: conn}
+	c := &wsClient{t: t, conn: conn, room: &testRoom{}}
 	t.Cleanup(func() { _ = conn.Close() })
 	return c, res, nil
 }
@@ -291,11 +298,29 @@ func (c *wsClient) readState() (testState, []byte) {
 	for {
 		m, b := c.read()
 		if m["type"] == "state" {
-			var st testState
-			require.NoError(c.t, json.Unmarshal(b, &st))
-			return st, b
+			return decodeState(c.t, b, c.room), b
 		}
 	}
+}
+
+// decodeState decodes a state frame of a socket whose last room part is
+// *last: a frame that leaves the room out (unchanged) gets *last, and one
+// that has it replaces *last. HTTP states always have it (last: new).
+func decodeState(t *testing.T, b []byte, last *testRoom) testState {
+	t.Helper()
+	var st testState
+	require.NoError(t, json.Unmarshal(b, &st), "%s", b)
+	var has struct {
+		Room json.RawMessage `json:"room"`
+	}
+	require.NoError(t, json.Unmarshal(b, &has))
+	if len(has.Room) > 0 {
+		*last = st.Room
+	} else {
+		require.NotEmpty(t, last.Code, "a state without the room, and none before it: %s", b)
+		st.Room = *last
+	}
+	return st
 }
 
 // readUntil reads states until pred holds.

@@ -252,7 +252,7 @@ func dialWith(t *testing.T, l *live, path string, h http.Header) (*wsClient, *ht
 		return nil, res, err
 	}
 	t.Cleanup(func() { _ = conn.Close() })
-	return &wsClient{t: t, conn: conn}, res, nil
+	return &wsClient{t: t, conn: conn, room: &testRoom{}}, res, nil
 }
 
 // One address may keep maxSocketsPerAddr websockets open, not thousands.

@@ -94,10 +94,11 @@ func (r *reference) refresh(t *testing.T) {
 }
 
 // check judges one payload received by seat (game.Table for the host).
-func (r *reference) check(t *testing.T, seat int, payload []byte, where string) {
+// last is the room part of the socket's last state (a state may leave it
+// out when unchanged).
+func (r *reference) check(t *testing.T, seat int, payload []byte, last *testRoom, where string) {
 	t.Helper()
-	var st testState
-	require.NoError(t, json.Unmarshal(payload, &st))
+	st := decodeState(t, payload, last)
 	snap := r.m.Snapshot(seat, 0)
 	require.Equal(t, snap.Seq, st.Seq, "%s: payload at the wrong seq", where)
 	assert.Equal(t, seat, st.Room.You, where)
@@ -195,6 +196,7 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 	// Every seat and the table listen from before the start.
 	who := append([]int{game.Table}, seq(n)...)
 	chans := map[int]<-chan []byte{}
+	rooms := map[int]*testRoom{} // each socket's last room part
 	for _, s := range who {
 		tok := host
 		if s >= 0 {
@@ -204,9 +206,11 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 		chans[s] = frames(t, c)
 		// Its first state comes after the others were told it connected,
 		// so no lobby state can arrive after the start.
+		rooms[s] = &testRoom{}
 		select {
 		case b := <-chans[s]:
 			require.Contains(t, string(b), `"status":"lobby"`)
+			decodeState(t, b, rooms[s])
 		case <-time.After(testWait):
 			t.Fatal("no first state")
 		}
@@ -235,14 +239,13 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 					t.Fatalf("seat %d: no state for seq %d", s, ref.m.Seq())
 				}
 				require.NotNil(t, b, "seat %d: the socket closed", s)
-				var st testState
-				require.NoError(t, json.Unmarshal(b, &st))
+				st := decodeState(t, b, rooms[s])
 				require.Equal(t, "state", st.Type)
 				if st.Room.Status == "lobby" {
 					assert.Equal(t, "null", string(st.View))
 					continue
 				}
-				ref.check(t, s, b, fmt.Sprintf("websocket of seat %d at seq %d", s, st.Seq))
+				ref.check(t, s, b, rooms[s], fmt.Sprintf("websocket of seat %d at seq %d", s, st.Seq))
 				if st.Seq == ref.m.Seq() && st.Room.Status == status {
 					break
 				}
@@ -267,7 +270,7 @@ func playAndCheckPrivacy(t *testing.T, g game.Game, moves int) {
 			}
 			res := call(t, l.Server, "GET", "/api/rooms/"+code+"/view", tok, nil)
 			require.Equal(t, 200, res.status, "%s", res.body)
-			ref.check(t, s, res.body, fmt.Sprintf("HTTP view of seat %d at seq %d", s, ref.m.Seq()))
+			ref.check(t, s, res.body, &testRoom{}, fmt.Sprintf("HTTP view of seat %d at seq %d", s, ref.m.Seq()))
 			var st testState
 			require.NoError(t, json.Unmarshal(res.body, &st))
 			for _, lg := range st.Legal {

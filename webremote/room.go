@@ -293,10 +293,12 @@ func (r *room) attach(c *client, since int, watch bool) *apiError {
 	c.who = w
 	r.backLocked(w)
 	r.clients[c] = struct{}{}
-	st := r.stateLocked(w, since, -1)
+	com := r.commonLocked()
+	st := r.buildLocked(com, w, since, -1)
 	st.Type = "state"
 	b := marshalState(st)
 	c.lastSeq, c.lastNote = st.Seq, r.noteN
+	c.roomSent, c.roomWho = com.roomKey(), w
 	if !c.enqueue(b) {
 		r.dropLocked(c)
 		return nil

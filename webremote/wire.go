@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/rules/game"
@@ -51,8 +52,10 @@ type roomInfo struct {
 }
 
 type state struct {
-	Type   string          `json:"type,omitempty"` // "state" on the websocket
-	Room   roomInfo        `json:"room"`
+	Type string `json:"type,omitempty"` // "state" on the websocket
+	// Room is always set over HTTP; a websocket state leaves it out when
+	// that socket's last state had the same (see broadcastLocked).
+	Room   *roomInfo       `json:"room,omitempty"`
 	Seq    int             `json:"seq"`
 	Names  []string        `json:"names"`
 	View   json.RawMessage `json:"view"`
@@ -125,8 +128,9 @@ func (r *room) stateLocked(w who, since, afterNote int) state {
 
 // buildLocked is stateLocked with the common part built already.
 func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
-	st = state{Room: c.info, Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{}, Timers: c.timers, Now: c.now}
-	st.Room.You, st.Room.Host = w.seat, w.host
+	info := c.info
+	info.You, info.Host = w.seat, w.host
+	st = state{Room: &info, Turn: []int{}, Legal: []game.Move{}, Events: []roomEvent{}, Timers: c.timers, Now: c.now}
 	if len(r.live) > 0 {
 		st.Live = r.live
 	}
@@ -180,13 +184,20 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 // broadcastLocked pushes the state to every websocket client of the room
 // but except, each built from its own seat's snapshot. It never writes to a
 // socket: a client whose queue is full is dropped.
+//
+// A state is built and encoded once per kind of receiver (seat, host, what
+// it saw last) and the bytes are shared by every socket of that kind. The
+// room's part (its players, status, addresses: most of a state's bytes) is
+// left out for a socket whose last state had the same: the page keeps the
+// one it has.
 func (r *room) broadcastLocked(except *client) {
 	type key struct {
 		seat, since, note int
-		host              bool
+		host, room        bool
 	}
 	cache := make(map[key][]byte, 8)
 	var com common
+	var roomKey string
 	built := false
 	seq := 0
 	if r.match != nil {
@@ -196,45 +207,69 @@ func (r *room) broadcastLocked(except *client) {
 		if c == except {
 			continue
 		}
-		k := key{c.who.seat, c.lastSeq, c.lastNote, c.who.host}
+		if !built {
+			com, built = r.commonLocked(), true
+			roomKey = com.roomKey()
+		}
+		sent := c.roomSent == roomKey && c.roomWho == c.who
+		k := key{c.who.seat, c.lastSeq, c.lastNote, c.who.host, !sent}
 		b, ok := cache[k]
 		if !ok {
-			if !built {
-				com, built = r.commonLocked(), true
-			}
 			st := r.buildLocked(com, c.who, c.lastSeq, c.lastNote)
 			st.Type = "state"
+			if sent {
+				st.Room = nil
+			}
 			b = marshalState(st)
 			cache[k] = b
 		}
 		if c.enqueue(b) {
 			c.lastSeq, c.lastNote = seq, r.noteN
+			c.roomSent, c.roomWho = roomKey, c.who
 		} else {
 			r.dropLocked(c)
 		}
 	}
 }
 
+// roomKey is the room's part of a state, the same for every token (You and
+// Host are the token's): what a socket was last sent of it.
+func (c common) roomKey() string {
+	b, _ := json.Marshal(c.info)
+	return string(b)
+}
+
 // marshalState encodes a state. The view is the game's JSON already
 // (marshalled by the match): it is spliced in rather than passed through
-// encoding/json, which would scan and compact it again.
+// encoding/json, which would scan and compact it again. The state is
+// encoded into a pooled buffer and copied once into the frame, which every
+// socket of its key shares.
 func marshalState(st state) []byte {
 	view := st.View
 	st.View = nil
-	b, err := json.Marshal(st)
-	if err != nil || len(view) == 0 {
+	buf := encodeBufs.Get().(*bytes.Buffer)
+	defer encodeBufs.Put(buf)
+	buf.Reset()
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(true) // as json.Marshal
+	if err := enc.Encode(st); err != nil {
+		b, _ := json.Marshal(st) // the same error, and what Marshal makes of it
 		return b
 	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	// "view":null occurs once as a key; inside a string its quotes would be
 	// escaped.
 	i := bytes.Index(b, viewNull)
-	if i < 0 {
-		return b
+	if len(view) == 0 || i < 0 {
+		return bytes.Clone(b)
 	}
-	out := make([]byte, 0, len(b)+len(view))
+	out := make([]byte, 0, len(b)-len("null")+len(view))
 	out = append(out, b[:i+len(`"view":`)]...)
 	out = append(out, view...)
 	return append(out, b[i+len(viewNull):]...)
 }
+
+// encodeBufs holds the buffers marshalState encodes into.
+var encodeBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 var viewNull = []byte(`"view":null`)

@@ -32,6 +32,11 @@ type client struct {
 	n        uint64 // the order of connection, for the oldest of a token's (limit.go)
 	lastSeq  int    // the seq of the last state queued
 	lastNote int    // the number of the last room event queued
+	// roomSent is the room's part of the last state queued (common.roomKey)
+	// and roomWho whom it was for: a state that would repeat both leaves
+	// the room out.
+	roomSent string
+	roomWho  who
 
 	send chan []byte
 	done chan struct{}

@@ -385,3 +385,60 @@ func TestWebsocketFramesCountAgainstTheTokensRate(t *testing.T) {
 	}
 	assert.Equal(t, []any{"pong", "pong", float64(429), float64(429)}, statuses)
 }
+
+// TestAStateLeavesOutTheRoomWhenUnchanged: a socket's first state has the
+// room's part; a later state leaves it out when it is what that socket had
+// last (most moves), and has it again as soon as it changes (a phone
+// connects, the host locks the room), for every socket.
+func TestAStateLeavesOutTheRoomWhenUnchanged(t *testing.T) {
+	l := startLive(t, Config{})
+	code, host, seats := liveRoom(t, l)
+	has := func(b []byte) bool {
+		var m map[string]json.RawMessage
+		require.NoError(t, json.Unmarshal(b, &m))
+		_, ok := m["room"]
+		return ok
+	}
+	ann := l.mustDial(t, code, seats[0], -1)
+	st, b := ann.readState()
+	require.True(t, has(b), "the first state has the room: %s", b)
+	assert.Equal(t, 0, st.Room.You)
+	tv := l.mustDialWatch(t, code)
+	_, b = tv.readState()
+	require.True(t, has(b), "every socket's first state has it")
+	// The TV's arrival is pushed to Ann too, but it changes nothing of the
+	// room (a watcher is no player), so that state leaves it out.
+	st, b = ann.readState()
+	assert.False(t, has(b), "%s", b)
+	assert.Equal(t, "woodlouse", st.Room.Game, "the room kept from before")
+	rng := rand.New(rand.NewPCG(3, 4))
+	without := 0
+	for range 5 {
+		require.True(t, playRandom(t, l.Server, code, seats, rng))
+		for _, c := range []*wsClient{ann, tv} {
+			st, b := c.readState()
+			if !has(b) {
+				without++
+			}
+			assert.Equal(t, "playing", st.Room.Status, "the room kept from before")
+			assert.Len(t, st.Room.Players, 3)
+		}
+	}
+	assert.Equal(t, 10, without, "moves change nothing of the room: no state repeats it")
+
+	// Bob's phone connects: Ann's and the TV's next states have the room,
+	// with Bob connected.
+	l.mustDial(t, code, seats[1], -1)
+	for _, c := range []*wsClient{ann, tv} {
+		st, b := c.readState()
+		require.True(t, has(b), "a changed room is sent: %s", b)
+		assert.True(t, st.Room.Players[1].Connected)
+	}
+	r := call(t, l.Server, "POST", "/api/rooms/"+code+"/lock", host, map[string]bool{"locked": true})
+	require.Equal(t, 200, r.status)
+	st, b = ann.readState()
+	assert.True(t, has(b) && st.Room.Locked, "the lock is sent: %s", b)
+	assert.Equal(t, 0, st.Room.You, "with Ann's own seat")
+	// The HTTP view always has it.
+	assert.Equal(t, "woodlouse", viewOf(t, l.Server, code, seats[0]).Room.Game)
+}

@@ -30,6 +30,9 @@ export function roomFromPath() {
 // Without a token the socket watches the public table (a TV).
 export function connect(room, token, { onState, onOnline, onRevoked }) {
   let ws, seq = 0, backoff = 500, closed = false, nextId = 1;
+  // A state leaves out the room's part when it has not changed since this
+  // socket's last state: the last one received stands for it.
+  let lastRoom = null;
   const pending = new Map(); // id -> {frame, resolve}
   // How many moves await the server's answer, for tests and scripts.
   const count = () => { document.body.dataset.pending = String(pending.size); };
@@ -46,7 +49,12 @@ export function connect(room, token, { onState, onOnline, onRevoked }) {
     ws.onmessage = (m) => {
       let f;
       try { f = JSON.parse(m.data); } catch (e) { return; }
-      if (f.type === "state") { seq = f.seq; noteServerTime(f.now); onState(f); }
+      if (f.type === "state") {
+        if (f.room) lastRoom = f.room;
+        else if (lastRoom) f.room = lastRoom;
+        else return; // cannot happen: a socket's first state has the room
+        seq = f.seq; noteServerTime(f.now); onState(f);
+      }
       else if (f.type === "ack" || f.type === "error") {
         const p = pending.get(f.id);
         pending.delete(f.id);
