@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/tableref/tableref/rules/game"
@@ -248,6 +249,9 @@ func (m *Match) Apply(mv game.Move) (int, []Logged, error) {
 	if m.s.Over() {
 		return len(m.moves), nil, game.ErrOver
 	}
+	if err := bracesIn(mv); err != nil {
+		return len(m.moves), nil, err
+	}
 	if !slices.Contains(m.s.Turn(), mv.Seat) {
 		// Why not, in the game's words when it has them for this move (a
 		// guess at a card already won: "too late: the card is gone"), asked
@@ -309,6 +313,20 @@ func (m *Match) named(err error) error {
 		return &game.RefusedError{Move: r.Move, Reason: game.Names(r.Reason, m.names), Turn: r.Turn}
 	}
 	return err
+}
+
+// bracesIn refuses a move whose words hold a brace. No game's move has
+// one (the contract test checks every legal move), and the referee names
+// the seats in a refusal's reason ("{2}" becomes that player's name), which
+// often quotes the move's words: a word "{0}" would be shown as seat 0's
+// name. The refusal quotes nothing.
+func bracesIn(mv game.Move) error {
+	for _, a := range append([]string{mv.Action}, mv.Args...) {
+		if strings.ContainsAny(a, "{}") {
+			return &game.RefusedError{Move: mv, Reason: "the words of a move hold no braces: no game has such a move"}
+		}
+	}
+	return nil
 }
 
 // record keeps an accepted move and its events, named: the new sequence

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tableref/tableref/rules/game"
@@ -16,7 +17,8 @@ import (
 // dealer) to what package game says each method does for any int seat and
 // any move, at random points of random games:
 //   - Turn, Over, Result and Audit answer without panicking;
-//   - Legal of a seat the game lacks (or not on turn) is empty;
+//   - Legal of a seat the game lacks (or not on turn) is empty, and no
+//     legal move has a brace in its words (the referee refuses those);
 //   - View of any seat marshals to JSON, and the view of a seat the game
 //     lacks is the table's;
 //   - Apply of any move (any seat, any action, any arguments: the game's
@@ -117,6 +119,15 @@ func probe(s game.State, players int, actions []string, r *game.Rand) (err error
 		legal := s.Legal(seat)
 		if lacks && len(legal) > 0 {
 			return fmt.Errorf("Legal(%d), a seat the game lacks, offers %v", seat, legal)
+		}
+		for _, m := range legal {
+			// The referee refuses a move with a brace in its words (its
+			// reasons name seats written "{2}"): no legal move has one.
+			for _, w := range append([]string{m.Action}, m.Args...) {
+				if strings.ContainsAny(w, "{}") {
+					return fmt.Errorf("Legal(%d) offers %q, with a brace", seat, m.String())
+				}
+			}
 		}
 		call = fmt.Sprintf("View(%d)", seat)
 		v, err := json.Marshal(s.View(seat))
