@@ -167,6 +167,10 @@
 //  10. A ghost's push (on a 6) moves two squares, like a shove ("up to" read
 //     as "as far as the edge allows"); the ghost rolls first and picks the
 //     victim and direction after a 6. It may not push its own team's token.
+//     As with a shove (7), a push toward the edge or another token is still
+//     made: the victim goes as far as they can, perhaps 0 tiles (the rule
+//     for ghosts is the shove's "otherwise", and the shove forbids no such
+//     push), so a 6 always finds someone to push while an opponent stands.
 //  11. Re-arming a spent mine under a token blows that token up at once and
 //     leaves the mine spent again; re-arming an empty one leaves a live mine
 //     face down that everyone knows about.

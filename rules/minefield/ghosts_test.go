@@ -22,10 +22,10 @@ func TestAGhostMayNotPushItsOwnTeamsToken(t *testing.T) {
 	assert.False(t, s.tokens[1].Alive, "pushed south onto a2's mine")
 }
 
-// The engine announces a 6 that finds nobody to push, but on this board it
-// cannot happen: every token has a neighbour, and with at most three
-// tokens besides the ghost's the ones walling a victim in have free
-// squares themselves. Even opponents huddled in a corner can be pushed.
+// A ghost's 6 always finds someone to push while an opponent stands: a
+// push, like a shove, moves its victim as far as they can go, and a victim
+// walled in (the edge, other tokens) goes 0 tiles; the push is made and
+// spent all the same (doc.go, 10).
 func TestAGhostsSixFindsSomeoneToPushEvenInACrowdedCorner(t *testing.T) {
 	s := fixture(t, 2, nil, openMines)
 	bury(s, 0)
@@ -37,10 +37,20 @@ func TestAGhostsSixFindsSomeoneToPushEvenInACrowdedCorner(t *testing.T) {
 	rig(t, s, 6)
 	ev := do(t, s, 0, "haunt")
 	assert.Contains(t, texts(ev), "rolls a 6 and may push anyone")
-	assert.ElementsMatch(t, []game.Move{game.M(0, "push", "b1", "n"), game.M(0, "push", "b1", "e")}, s.Legal(0),
-		"a1 is walled in; b1 can go north or east")
-	msg := refused(t, s, 0, "push", "a1", "n")
-	assert.Contains(t, msg, "no room to push")
+	var pushes []game.Move
+	for _, v := range []string{"a1", "b1"} {
+		for _, d := range []string{"n", "e", "s", "w"} {
+			pushes = append(pushes, game.M(0, "push", v, d))
+		}
+	}
+	assert.ElementsMatch(t, pushes, s.Legal(0), "either opponent token, any direction: room or not")
+	// a1 is walled in (the edge west and south, seat 0's own token north,
+	// b1 east): pushed, it goes 0 tiles, and the push is spent.
+	ev = do(t, s, 0, "push", "a1", "n")
+	assert.Contains(t, texts(ev), "pushes")
+	assert.Contains(t, texts(ev), "stops against")
+	assert.Equal(t, "a1", sq(int(s.tokens[1].Pos)))
+	assert.NotEqual(t, []int{0}, s.Turn(), "the ghost's turn is over")
 }
 
 func TestInATwoPlayerGameTheGhostMayActWhileATokenStillStands(t *testing.T) {

@@ -205,9 +205,8 @@ func (s *State) Legal(seat int) []game.Move {
 			tk := s.tokens[t]
 			if tk.Alive && int(tk.Seat) != seat {
 				for d := 0; d < 4; d++ {
-					if s.pushLen(int(tk.Pos), d) > 0 {
-						ms = append(ms, game.M(seat, "push", sq(int(tk.Pos)), dirNames[d]))
-					}
+					// A push with no room is made too: 0 tiles (doc.go, 10).
+					ms = append(ms, game.M(seat, "push", sq(int(tk.Pos)), dirNames[d]))
 				}
 			}
 		}
@@ -245,9 +244,8 @@ func (s *State) pushOK(v, d int) (int, string) {
 	if int(s.tokens[t].Seat) == s.turn {
 		return -1, "a ghost cannot push its own team's token"
 	}
-	if s.pushLen(v, d) == 0 {
-		return -1, "there is no room to push " + s.who(t) + " " + dirWords[d]
-	}
+	// No room to push (the edge, another token) is no reason to refuse:
+	// the victim goes as far as they can, here 0 tiles (doc.go, 10).
 	return t, ""
 }
 
@@ -539,8 +537,8 @@ func (s *State) applyGhost(m game.Move, sqs [2]int) ([]game.Event, error) {
 			l.add("haunt", "the ghost of %s rolls %d: no 6, no push", me, roll)
 			break
 		}
-		if !s.anyPush() {
-			l.add("haunt", "the ghost of %s rolls a 6, but nobody can be pushed anywhere", me)
+		if !s.anyPush() { // not while the game goes on: an opponent stands
+			l.add("haunt", "the ghost of %s rolls a 6, but nobody is left to push", me)
 			break
 		}
 		l.add("haunt", "the ghost of %s rolls a 6 and may push anyone", me)
@@ -558,15 +556,13 @@ func (s *State) applyGhost(m game.Move, sqs [2]int) ([]game.Event, error) {
 	return l, nil
 }
 
+// anyPush reports whether the ghost has someone to push: an opponent's
+// token still standing (with room or not).
 func (s *State) anyPush() bool {
 	for t := 0; t < s.ntok; t++ {
 		tk := s.tokens[t]
 		if tk.Alive && int(tk.Seat) != s.turn {
-			for d := 0; d < 4; d++ {
-				if s.pushLen(int(tk.Pos), d) > 0 {
-					return true
-				}
-			}
+			return true
 		}
 	}
 	return false
