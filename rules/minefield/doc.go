@@ -12,7 +12,10 @@
 //
 // Tokens start on the middle square of an edge: with four players c1, a3,
 // c5 and e3 (seats 0 to 3, going round clockwise from the south edge); with
-// three the east edge (e3) is left empty; with two, each player has two
+// three one edge is left empty, east (e3) unless the table chooses another
+// (option empty-edge: the rulebook leaves an edge unused without saying
+// which), the seats going round clockwise from the south on the other
+// three; with two, each player has two
 // tokens on opposite edges (seat 0 on c1 and c5, seat 1 on a3 and e3).
 //
 // On a turn a player moves one token, in one of two ways:

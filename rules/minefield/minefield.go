@@ -35,6 +35,10 @@ const (
 	OptPair         = "pair"
 	PairOne         = "one"
 	PairBoth        = "both"
+	// OptEmptyEdge is, with three players, the edge nobody starts on:
+	// north, east (the default), south, west or random.
+	OptEmptyEdge = "empty-edge"
+	EdgeRandom   = "random"
 )
 
 func (gameImpl) Info() game.Info {
@@ -64,6 +68,11 @@ func (gameImpl) Info() game.Info {
 				ValueText:  map[string]string{PairOne: "One piece", PairBoth: "Both, one after the other"},
 				MaxPlayers: 2,
 				Text:       "Two players only: on a turn the player acts with \"one\" of their pieces (either token, or the ghost), or with \"both\" of them, one after the other (both tokens, or the surviving token and the ghost)."},
+			{Name: OptEmptyEdge, Label: "The edge nobody starts on", Default: "east", Values: []string{"north", "east", "south", "west", EdgeRandom},
+				ValueText:  map[string]string{"north": "North", "east": "East", "south": "South", "west": "West", EdgeRandom: "Drawn at random"},
+				MinPlayers: 3, MaxPlayers: 3,
+				Text: "Three players only: the rulebook leaves one edge unused without saying which, so the table chooses it (or leaves it to the draw). " +
+					"The others start on the other three edges, in seat order clockwise from the south."},
 			{Name: OptRounds, Label: "Round limit (0 for none)", Default: "0", Min: 0, Max: 500,
 				Text: "Stop after this many rounds, the survivors sharing the win (not in the rulebook; 0 plays until one is left)."},
 		},
@@ -123,6 +132,22 @@ func (g gameImpl) New(cfg game.Config) (game.State, error) {
 		s.tokens[1] = token{Seat: 1, Pos: sqA3, Alive: true}
 		s.tokens[2] = token{Seat: 0, Pos: sqC5, Alive: true}
 		s.tokens[3] = token{Seat: 1, Pos: sqE3, Alive: true}
+	case 3:
+		// Clockwise from the south, less the empty edge (drawn after the
+		// board, so that the default deals the same board as before).
+		edges := [4]string{"south", "west", "north", "east"}
+		squares := [4]int8{sqC1, sqA3, sqC5, sqE3}
+		empty := opts[OptEmptyEdge]
+		if empty == EdgeRandom {
+			empty = edges[s.rng.IntN(4)]
+		}
+		s.ntok = 0
+		for i, edge := range edges {
+			if edge != empty {
+				s.tokens[s.ntok] = token{Seat: int8(s.ntok), Pos: squares[i], Alive: true}
+				s.ntok++
+			}
+		}
 	default:
 		starts := [4]int8{sqC1, sqA3, sqC5, sqE3}
 		s.ntok = cfg.Players

@@ -1,6 +1,7 @@
 package minefield
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -172,4 +173,49 @@ func TestTheOptionsShowInTheView(t *testing.T) {
 	v = s.View(game.Table).(View)
 	assert.Equal(t, []string{DashFree, ShovesOne, PairOne}, []string{v.Dash, v.Shoves, v.Pair})
 	require.NoError(t, s.Audit())
+}
+
+// With three players the table chooses the edge nobody starts on (the
+// rulebook leaves one unused without saying which): east by default, as
+// before the option, so a seed deals the same game; the seats go round
+// clockwise from the south on the other three.
+func TestThreePlayersChooseTheEmptyEdge(t *testing.T) {
+	starts := func(s *State) []string {
+		var out []string
+		for i := 0; i < s.ntok; i++ {
+			out = append(out, sq(int(s.tokens[i].Pos)))
+		}
+		return out
+	}
+	for edge, want := range map[string][]string{
+		"east": {"c1", "a3", "c5"}, "north": {"c1", "a3", "e3"},
+		"south": {"a3", "c5", "e3"}, "west": {"c1", "c5", "e3"},
+	} {
+		st, err := Game.New(game.Config{Players: 3, Seed: 4, Options: map[string]string{OptEmptyEdge: edge}})
+		require.NoError(t, err)
+		s := st.(*State)
+		assert.Equal(t, want, starts(s), edge)
+		for i := 0; i < s.ntok; i++ {
+			assert.Equal(t, int8(i), s.tokens[i].Seat)
+		}
+		require.NoError(t, s.Audit())
+	}
+	def, err := Game.New(game.Config{Players: 3, Seed: 4})
+	require.NoError(t, err)
+	east, err := Game.New(game.Config{Players: 3, Seed: 4, Options: map[string]string{OptEmptyEdge: "east"}})
+	require.NoError(t, err)
+	assert.Equal(t, def.View(game.Table), east.View(game.Table), "the default is the old layout")
+	// Random: every edge comes up over some seeds, and the board is the
+	// same as the default's (the edge is drawn after it).
+	seen := map[string]bool{}
+	for seed := uint64(1); seed <= 40; seed++ {
+		st, err := Game.New(game.Config{Players: 3, Seed: seed, Options: map[string]string{OptEmptyEdge: EdgeRandom}})
+		require.NoError(t, err)
+		seen[strings.Join(starts(st.(*State)), " ")] = true
+		d, _ := Game.New(game.Config{Players: 3, Seed: seed})
+		assert.Equal(t, d.(*State).board, st.(*State).board)
+	}
+	assert.Len(t, seen, 4)
+	_, err = Game.New(game.Config{Players: 3, Options: map[string]string{OptEmptyEdge: "up"}})
+	assert.Error(t, err)
 }

@@ -29,13 +29,14 @@
 // at the end of a turn. Most score cards wins; a tie goes to the higher total
 // of animals on the tied players' cards; a tie on both is a shared win.
 //
-// Variants: basic (four animals, 40 cards; the one left out drawn at
-// random), harder (all five, 50 cards), easier (three animals, 30 cards,
-// 12-card pile), even-easier (the easier game with the sequence never
-// reshuffled; option even-easier-cards=40 plays it with the basic game's
-// cards). The players decide together which animal stays in the box
-// (option left-out; by default the draw decides): in a game of three
-// animals it is one of the two left out, the other drawn.
+// Variants: basic (four animals, 40 cards), harder (all five, 50 cards),
+// easier (three animals, 30 cards, 12-card pile), even-easier (the easier
+// game with the sequence never reshuffled; option even-easier-cards=40 or
+// 50 plays it with the basic or the harder game's cards). The players
+// decide together which animal stays in the box (option left-out; by
+// default the draw decides); in a game of three animals, which two
+// (left-out and left-out-too, which must differ; either may be left to
+// the draw).
 //
 // # Moves
 //
@@ -73,13 +74,17 @@
 //
 //   - Card values: each species has two cards of each number 1 to 5, and a
 //     card's value (for the tie-break) is its number of animals.
-//   - Which animals: the basic and easier games leave animals out "by mutual
-//     choice"; the engine draws them at random (all animals play alike). The
-//     sequence cards are laid out in a random order, shown on the table view.
+//   - Which animals: the basic game leaves an animal out by the players'
+//     common choice, and the rulebook says nothing of how the easier game's
+//     two are chosen: read as the same choice, twice (options left-out and
+//     left-out-too); an animal not chosen is drawn at random (all animals
+//     play alike). The sequence cards are laid out in a random order, shown
+//     on the table view.
 //   - Harder game pile: the rulebook changes only the cards, so the pile
 //     sizes stay those of the basic game (15/16/15/18).
 //   - Even easier: read as a step beyond the easier game, so it uses its 30
-//     cards and 12-card pile; option even-easier-cards=40 uses the basic
+//     cards and 12-card pile; since its rule changes only the sequence
+//     cards, option even-easier-cards=40 or 50 uses the basic or the harder
 //     game's cards instead.
 //   - Score cards are face down and dealt unseen; won and paid cards go face
 //     down on top. Nobody's view shows what is in any score pile, only how

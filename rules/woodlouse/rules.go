@@ -1,6 +1,7 @@
 package woodlouse
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 
@@ -27,6 +28,9 @@ const (
 	// LeftOutRandom (the default) for the draw to decide.
 	OptLeftOut    = "left-out"
 	LeftOutRandom = "random"
+	// OptLeftOutToo is, in a game of three animals, the second animal the
+	// players leave in the box (LeftOutRandom: the draw decides).
+	OptLeftOutToo = "left-out-too"
 )
 
 // Game is Woodlouse Chaos in the catalogue.
@@ -43,26 +47,33 @@ var info = game.Info{
 	ScoreText:  "score cards at the end",
 	MaxPlayers: 6,
 	Variants: []game.Variant{
-		{ID: Basic, Name: "Basic", Text: "Four of the five animals (40 cards); the animal left out is drawn at random."},
+		{ID: Basic, Name: "Basic", Text: "Four of the five animals (40 cards); the players choose the animal left out, or leave it to the draw."},
 		{ID: Harder, Name: "Harder", Text: "All five animals (50 cards) and five sequence cards."},
 		{ID: Easier, Name: "Easier", Text: "Three animals (30 cards) and a draw pile of 12 cards."},
-		{ID: EvenEasier, Name: "Even easier", Text: "The easier game (or the basic one, by option), and the sequence cards keep their order all game."},
+		{ID: EvenEasier, Name: "Even easier", Text: "The easier game (or the basic or harder one, by option), and the sequence cards keep their order all game."},
 	},
 	Options: []game.Option{
 		{Name: OptAfterLastCard, Label: "After paying your last card", Default: FreeGuess, Values: []string{FreeGuess, Stop},
 			ValueText: map[string]string{FreeGuess: "One free guess on that card", Stop: "Done guessing on that card"},
 			Text:      "A guesser who pays away their last score card: may still make one free guess on that card (free-guess), or is done guessing on that card (stop)."},
-		{Name: OptEvenEasierCards, Label: "Cards in the even easier game", Default: "30", Values: []string{"30", "40"},
-			ValueText: map[string]string{"30": "30 cards, three animals", "40": "40 cards, four animals"},
+		{Name: OptEvenEasierCards, Label: "Cards in the even easier game", Default: "30", Values: []string{"30", "40", "50"},
+			ValueText: map[string]string{"30": "30 cards, three animals", "40": "40 cards, four animals", "50": "50 cards, all five animals"},
 			Variants:  []string{EvenEasier},
-			Text:      "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game) or 40 (four animals, as the basic game)."},
+			Text:      "Cards used in the even-easier variant: 30 (three animals, 12-card pile, as the easier game), 40 (four animals, as the basic game) or 50 (all five, as the harder game)."},
 		{Name: OptLeftOut, Label: "The animal left in the box", Default: LeftOutRandom,
 			Values: []string{LeftOutRandom, string(Woodlouse), string(Spider), string(Fly), string(Rat), string(Snail)},
 			ValueText: map[string]string{LeftOutRandom: "Drawn at random", string(Woodlouse): "The woodlice", string(Spider): "The spiders",
 				string(Fly): "The flies", string(Rat): "The rats", string(Snail): "The snails"},
 			Variants: []string{Basic, Easier, EvenEasier},
 			Text: "Which animal's cards stay in the box: the players choose it together, or leave it to the draw. " +
-				"In a game of three animals two stay in the box: this one, and one drawn at random."},
+				"In a game of three animals two stay in the box: this one and the next option's."},
+		{Name: OptLeftOutToo, Label: "The second animal left in the box", Default: LeftOutRandom,
+			Values: []string{LeftOutRandom, string(Woodlouse), string(Spider), string(Fly), string(Rat), string(Snail)},
+			ValueText: map[string]string{LeftOutRandom: "Drawn at random", string(Woodlouse): "The woodlice", string(Spider): "The spiders",
+				string(Fly): "The flies", string(Rat): "The rats", string(Snail): "The snails"},
+			Variants: []string{Easier, EvenEasier},
+			Text: "In a game of three animals (the easier game, and the even easier one with 30 cards) two animals stay in the box: " +
+				"the one above and this one, chosen together or left to the draw. It must differ from the first."},
 	},
 	// The trainer's codes are heard at the table: each becomes a "code"
 	// move (bangs, claps).
@@ -135,9 +146,16 @@ func (Rules) New(cfg game.Config) (game.State, error) {
 		n, pile = 3, EasierPile
 	case EvenEasier:
 		fixed = true
-		if opts[OptEvenEasierCards] == "30" {
+		switch opts[OptEvenEasierCards] {
+		case "30":
 			n, pile = 3, EasierPile
+		case "50":
+			n = 5
 		}
+	}
+	out, outToo := opts[OptLeftOut], opts[OptLeftOutToo]
+	if n == 3 && out != LeftOutRandom && out == outToo {
+		return nil, fmt.Errorf("%s and %s are both %s: the two animals left in the box must differ", OptLeftOut, OptLeftOutToo, out)
 	}
 	s := &State{
 		players: cfg.Players,
@@ -149,9 +167,15 @@ func (Rules) New(cfg game.Config) (game.State, error) {
 	// The animals in play: n of the five, the rest go back in the box
 	// (the one the players chose among them).
 	perm := s.rng.Perm(len(AllSpecies))
-	if out := opts[OptLeftOut]; out != LeftOutRandom && n < len(AllSpecies) {
-		i := slices.Index(AllSpecies, Species(out))
-		perm = append(slices.DeleteFunc(perm, func(p int) bool { return p == i }), i)
+	leave := []string{out}
+	if n == 3 {
+		leave = append(leave, outToo)
+	}
+	for _, o := range leave {
+		if o != LeftOutRandom && n < len(AllSpecies) {
+			i := slices.Index(AllSpecies, Species(o))
+			perm = append(slices.DeleteFunc(perm, func(p int) bool { return p == i }), i)
+		}
 	}
 	inPlay := perm[:n]
 	slices.Sort(inPlay)
