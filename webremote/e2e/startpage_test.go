@@ -141,6 +141,7 @@ func TestStartPageSpeaksHuman(t *testing.T) {
 	p.typeIn("#variant", woodlouse.Basic)
 	require.Equal(t, in.Variants[0].Text, p.text(variantText))
 	require.False(t, p.shown("#opt-even-easier-cards"))
+	require.False(t, p.shown("#opt-left-out-too"), "four animals: one left out")
 	p.typeIn("#players", "3")
 	p.tap("#create")
 	p.waitJS("the table page", `location.pathname.startsWith("/t/") && document.querySelector(".code")`)
@@ -153,13 +154,16 @@ func TestStartPageSpeaksHuman(t *testing.T) {
 	// animals, as it does with 40 cards (three with 30).
 	p = startPage(t, sv, "start page again", 1366, 768)
 	p.typeIn("#variant", woodlouse.EvenEasier)
+	require.True(t, p.shown("#opt-left-out-too"), "a game of three animals may be chosen: the second animal left out shows")
 	p.typeIn("#opt-even-easier-cards", "40")
 	p.typeIn("#players", "3")
 	p.tap("#create")
 	p.waitJS("the table page", `location.pathname.startsWith("/t/") && document.querySelector(".code")`)
 	sent = createdRoom{}
 	require.NoError(t, json.Unmarshal([]byte(p.text(`sessionStorage.getItem("created") || "{}"`)), &sent))
-	require.Equal(t, map[string]string{woodlouse.OptAfterLastCard: woodlouse.FreeGuess, woodlouse.OptEvenEasierCards: "40", woodlouse.OptLeftOut: woodlouse.LeftOutRandom}, sent.Options)
+	require.Equal(t, map[string]string{woodlouse.OptAfterLastCard: woodlouse.FreeGuess, woodlouse.OptEvenEasierCards: "40",
+		woodlouse.OptLeftOut: woodlouse.LeftOutRandom, woodlouse.OptLeftOutToo: woodlouse.LeftOutRandom}, sent.Options,
+		"the second animal left out is a choice of the even easier game (it counts only with 30 cards)")
 	room := p.text(`document.querySelector(".code").textContent`)
 	host := p.text(fmt.Sprintf(`localStorage.getItem("tableref.host.%s") || ""`, room))
 	require.NotEmpty(t, host)
