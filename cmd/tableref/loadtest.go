@@ -28,6 +28,8 @@ func runLoadtest(e *env, args []string) error {
 			"this process (no --url), the server's memory per connection. A room takes as many seats as the\n"+
 			"game allows; its other sockets watch the table with the host token. A room makes one move at a\n"+
 			"time, and no seat more than one per --gap (the server allows 20 requests a second per token).\n"+
+			"Against a server of your own (--url), start it with tableref serve --rate-limit 0: its phones\n"+
+			"all come from this machine, which may make only 100 requests a second by default.\n"+
 			"Reports the moves a second and the load average as the moves began.\n"+
 			"Exits 1 when there were errors. Games: "+strings.Join(catalog.IDs(), ", ")+".", e.stdout)
 	fs.StringVar(&cfg.URL, "url", "", "the server, such as http://127.0.0.1:8080 (default: start one in this process)")
@@ -113,11 +115,17 @@ func runLoadtest(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "%d moves in %.2f s: %.0f moves/s; %s\n", rep.Moves, rep.Duration.Seconds(), rep.MovesPerSecond, load)
 	}
 	if rep.Errors > 0 {
-		first := ""
+		first, hint := "", ""
 		if len(rep.ErrorSamples) > 0 {
 			first = "; the first: " + rep.ErrorSamples[0]
 		}
-		return fmt.Errorf("%d errors%s", rep.Errors, first)
+		for _, e := range rep.ErrorSamples {
+			if cfg.URL != "" && strings.Contains(e, "429") {
+				hint = " (the server limits the requests of one address: for a load test from one machine, start it with tableref serve --rate-limit 0)"
+				break
+			}
+		}
+		return fmt.Errorf("%d errors%s%s", rep.Errors, first, hint)
 	}
 	return nil
 }

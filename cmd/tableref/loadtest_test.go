@@ -70,3 +70,24 @@ func TestLoadtestInProcess(t *testing.T) {
 	assert.Positive(t, rep.MovesPerSecond)
 	assert.Len(t, rep.LoadAverage, 3)
 }
+
+// TestALoadTestAgainstAServerOfOnesOwn: tableref serve limits one address
+// (this machine: 5 times --rate-limit requests a second, 100 by default),
+// so a load test of it from here is refused with 429s, and the error says
+// how to lift the limit; a server started with --rate-limit 0 takes the
+// same load with no error.
+func TestALoadTestAgainstAServerOfOnesOwn(t *testing.T) {
+	load := []string{"--rooms", "2", "--clients", "12", "--moves", "30", "--interval", "0", "--gap", "0", "--timeout", "30s"}
+	// A low limit (10 a second from this machine), so that the moves
+	// outrun it however slow the machine; the set-up waits out its 429s.
+	limited, _ := servePlay(t, "--no-mic", "--quiet", "--rate-limit", "2")
+	out, err := loadtestCmd(append([]string{"--url", limited}, load...)...)
+	require.Error(t, err, out)
+	assert.Contains(t, err.Error(), "429")
+	assert.Contains(t, err.Error(), "start it with tableref serve --rate-limit 0")
+
+	open, _ := servePlay(t, "--no-mic", "--quiet", "--rate-limit", "0")
+	out, err = loadtestCmd(append([]string{"--url", open}, load...)...)
+	require.NoError(t, err, out)
+	assert.Contains(t, out, "60 moves")
+}

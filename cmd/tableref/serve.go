@@ -37,7 +37,7 @@ func runServe(e *env, args []string) error {
 	var gameID, variant string
 	var players int
 	opts := optionsFlag{}
-	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet] [--idle-done D] [--idle-any D]",
+	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet] [--idle-done D] [--idle-any D] [--rate-limit N]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
@@ -66,6 +66,8 @@ func runServe(e *env, args []string) error {
 	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "the voices timer: decibels above the room's running level that make a shout")
 	fs.DurationVar(&idleDone, "idle-done", 6*time.Hour, "close a lobby or a finished game nobody has changed for this long (0: never)")
 	fs.DurationVar(&idleAny, "idle-any", 72*time.Hour, "close any room nobody has changed for this long, a game left half-played too (0: never)")
+	var rateLimit int
+	fs.IntVar(&rateLimit, "rate-limit", 20, "requests a second one address may make (this machine: 5 times as many); 0 lifts every limit by address, for a load test (tableref loadtest --url) from one machine")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -100,6 +102,12 @@ func runServe(e *env, args []string) error {
 		if _, _, err := g.Info().Resolve(game.Config{Players: n, Variant: variant, Options: opts}); err != nil {
 			return usageError{err.Error()}
 		}
+	}
+	if rateLimit < 0 {
+		return usagef("--rate-limit is a number of requests a second, 0 for no limit, not %d", rateLimit)
+	}
+	if rateLimit == 0 {
+		rateLimit = -1 // webremote's "no limits by address"
 	}
 	if idleDone < 0 || idleAny < 0 {
 		return usagef("--idle-done and --idle-any are durations like 6h or 90m (0: never)")
@@ -143,7 +151,7 @@ func runServe(e *env, args []string) error {
 		return d
 	}
 	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: filepath.Join(data, "rooms"),
-		IdleDone: never(idleDone), IdleAny: never(idleAny)})
+		IdleDone: never(idleDone), IdleAny: never(idleAny), RateLimit: rateLimit})
 	var player sound.Player = sound.Silent{}
 	if !quiet {
 		if sp, err := mic.OpenSpeaker(); err == nil {

@@ -47,6 +47,7 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{[]string{"--host", "256.1.1.1", "--port", "0"}, 1, "cannot listen on 256.1.1.1"},
 		{[]string{"--idle-done", "-1h"}, 2, "--idle-done and --idle-any are durations like 6h or 90m (0: never)"},
 		{[]string{"--idle-any", "3"}, 2, "invalid value"},
+		{[]string{"--rate-limit", "-3"}, 2, "--rate-limit is a number of requests a second, 0 for no limit, not -3"},
 	} {
 		r := cliRun(t, nil, append([]string{"serve", "--data", dir}, tc.args...)...)
 		cliAssertError(t, r, tc.code, tc.want)
