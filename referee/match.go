@@ -321,10 +321,9 @@ func (m *Match) named(err error) error {
 // often quotes the move's words: a word "{0}" would be shown as seat 0's
 // name. The refusal quotes nothing.
 func bracesIn(mv game.Move) error {
-	for _, a := range append([]string{mv.Action}, mv.Args...) {
-		if strings.ContainsAny(a, "{}") {
-			return &game.RefusedError{Move: mv, Reason: "the words of a move hold no braces: no game has such a move"}
-		}
+	braced := func(w string) bool { return strings.ContainsAny(w, "{}") }
+	if braced(mv.Action) || slices.ContainsFunc(mv.Args, braced) {
+		return &game.RefusedError{Move: mv, Reason: "the words of a move hold no braces: no game has such a move"}
 	}
 	return nil
 }
