@@ -70,7 +70,7 @@ type Snapshot struct {
 	Names  []string        `json:"names"`
 	View   json.RawMessage `json:"view"` // marshalled under the match's lock
 	Turn   []int           `json:"turn"`
-	Legal  []game.Move     `json:"legal"`
+	Legal  []game.Move     `json:"legal"` // the snapshot's own (game.State.Legal makes a new one)
 	Over   bool            `json:"over"`
 	Result *game.Result    `json:"result,omitempty"`
 	// Events are the events the seat may see with a sequence number above

@@ -171,12 +171,12 @@ func (r *room) buildLocked(c common, w who, since, afterNote int) (st state) {
 	if st.Turn == nil {
 		st.Turn = []int{}
 	}
-	if r.status == statusPlaying && snap.Legal != nil {
-		for _, mv := range snap.Legal {
-			if !slices.Contains(r.info.RefereeActions, mv.Action) {
-				st.Legal = append(st.Legal, mv)
-			}
-		}
+	if r.status == statusPlaying && len(snap.Legal) > 0 {
+		// The phones are not offered the referee's own moves. The snapshot's
+		// list is this state's alone, so it is filtered in place.
+		st.Legal = slices.DeleteFunc(snap.Legal, func(mv game.Move) bool {
+			return slices.Contains(r.info.RefereeActions, mv.Action)
+		})
 	}
 	return st
 }

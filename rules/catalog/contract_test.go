@@ -17,8 +17,9 @@ import (
 // dealer) to what package game says each method does for any int seat and
 // any move, at random points of random games:
 //   - Turn, Over, Result and Audit answer without panicking;
-//   - Legal of a seat the game lacks (or not on turn) is empty, and no
-//     legal move has a brace in its words (the referee refuses those);
+//   - Legal of a seat the game lacks (or not on turn) is empty, no legal
+//     move has a brace in its words (the referee refuses those), and the
+//     list is a new slice each call, the caller's to change;
 //   - View of any seat marshals to JSON, and the view of a seat the game
 //     lacks is the table's;
 //   - Apply of any move (any seat, any action, any arguments: the game's
@@ -119,6 +120,15 @@ func probe(s game.State, players int, actions []string, r *game.Rand) (err error
 		legal := s.Legal(seat)
 		if lacks && len(legal) > 0 {
 			return fmt.Errorf("Legal(%d), a seat the game lacks, offers %v", seat, legal)
+		}
+		if len(legal) > 0 {
+			// The slice is the caller's (the server filters it in place).
+			keep := legal[0].Action
+			legal[0].Action = "changed by the caller"
+			if again := s.Legal(seat); len(again) == 0 || again[0].Action != keep {
+				return fmt.Errorf("Legal(%d) handed out a slice the game keeps: changing it changed the game's list", seat)
+			}
+			legal[0].Action = keep
 		}
 		for _, m := range legal {
 			// The referee refuses a move with a brace in its words (its

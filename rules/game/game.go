@@ -63,6 +63,7 @@ type State interface {
 	// Every move it lists is accepted by Apply. Moves whose values are
 	// chosen from a large range (a code as heard, a number of minutes) may
 	// be listed as their reasonable values only; Apply still judges others.
+	// The slice is the caller's: each call makes a new one.
 	Legal(seat int) []Move
 	// Apply makes a move: the events say what happened, in the words a
 	// referee would announce, or the error says why the move is refused
