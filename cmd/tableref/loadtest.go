@@ -19,6 +19,7 @@ func cmdLoadtest(args []string) error {
 }
 
 func runLoadtest(e *env, args []string) error {
+	serverGC() // as tableref serve: the in-process server is measured as it runs
 	var cfg loadtest.Config
 	var asJSON bool
 	fs := newFlags("loadtest", "[--url URL] [--rooms N] [--clients N] [--moves N] [--game GAME] [--json]",
