@@ -69,12 +69,17 @@ type heard struct {
 // scoreFile runs one recording through a Listener, as the CLI does, and
 // scores it against its labels.
 func scoreFile(t *testing.T, wav string, lab label, s *score) {
+	scoreFileWith(t, wav, lab, audio.Config{}, s)
+}
+
+// scoreFileWith is scoreFile with the Listener's configuration cfg.
+func scoreFileWith(t *testing.T, wav string, lab label, cfg audio.Config, s *score) {
 	src, err := audio.OpenWAV(wav)
 	require.NoError(t, err)
 	defer src.Close()
 	var onsets []heard
 	var codes []*audio.Code
-	l := audio.NewListener(src.SampleRate(), audio.Config{}, func(e audio.Event) {
+	l := audio.NewListener(src.SampleRate(), cfg, func(e audio.Event) {
 		switch e := e.(type) {
 		case *audio.Onset:
 			if e.Kind.IsGesture() {

@@ -15,6 +15,10 @@ type Onset struct {
 	Features gesture.Features
 	Talking  bool  // voices were active when the onset was judged
 	Emitted  int64 // samples consumed when the event was emitted (latency = Emitted - Sample)
+	// Band is how much of the spectrum the stream carried when the onset
+	// was judged (the network that judged it, the band a calibration
+	// taught by it holds for).
+	Band gesture.Band
 }
 
 // Retract takes back a gesture reported earlier: what followed it showed

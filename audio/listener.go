@@ -43,6 +43,11 @@ type Config struct {
 	// KeepAlone keeps a gesture that no other comes within Gap of: by
 	// default it is taken back, as no code is one gesture (see loneWatch).
 	KeepAlone bool
+	// Calibration, when set, is what the microphone check taught about
+	// this table: the shipped network's claps and bangs are named as it
+	// says (gesture.Calibration.Name), in the band it was taught in.
+	// SetCalibration changes it while the Listener runs.
+	Calibration *gesture.Calibration
 }
 
 // AnalysisRate is the lowest rate, in Hz, at which onsets are sought: faster
@@ -306,6 +311,11 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	return l
 }
 
+// SetCalibration makes c the Listener's calibration (Config.Calibration)
+// from the next sound judged on; nil drops it. Call it from the goroutine
+// that calls Write.
+func (l *Listener) SetCalibration(c *gesture.Calibration) { l.cfg.Calibration = c }
+
 // SampleRate is the rate the Listener was made for.
 func (l *Listener) SampleRate() int { return l.rate }
 
@@ -502,6 +512,9 @@ func (l *Listener) decide() {
 	feat := measure()
 	l.holed = holed
 	kind := l.cfg.Judge(p.on, feat)
+	if c := l.cfg.Calibration; l.shipped && c != nil && c.Band() == l.band.band {
+		kind = c.Name(feat, kind) // this table's own claps and bangs, as the check taught them
+	}
 	if g := l.lastGest; kind == gesture.Other && l.mayRepeat() {
 		since := float64(p.on-g.on) / float64(l.rate)
 		if !feat.Considered() && feat.Sudden >= gesture.RepeatRise && since <= gesture.RepeatMax {
@@ -536,6 +549,7 @@ func (l *Listener) decide() {
 		Features: feat,
 		Talking:  l.codes.talking,
 		Emitted:  l.pos,
+		Band:     l.band.band,
 	}
 	if !o.Kind.IsGesture() {
 		l.emit(o)

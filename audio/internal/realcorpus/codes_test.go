@@ -161,7 +161,7 @@ func codeFile() *CodeFile {
 
 func TestScoreCodes(t *testing.T) {
 	B, C := gesture.Bang, gesture.Clap
-	g := func(t float64, k gesture.Kind) Gesture { return Gesture{t, k} }
+	g := func(t float64, k gesture.Kind) Gesture { return Gesture{Time: t, Kind: k} }
 	for _, tc := range []struct {
 		name  string
 		heard Heard

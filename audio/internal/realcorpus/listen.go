@@ -17,6 +17,10 @@ type Heard struct {
 type Gesture struct {
 	Time float64      // seconds from the start of the recording
 	Kind gesture.Kind // gesture.Clap or gesture.Bang
+	// Features are what the Listener measured of it, in Band: what a
+	// microphone check that heard it would learn from (see Calibrate).
+	Features gesture.Features
+	Band     gesture.Band
 }
 
 // count is how many of the gestures are of kind k.
@@ -54,7 +58,7 @@ func Listen(wav []byte, keepAlone bool, adjust func(*audio.Config)) (*Heard, err
 		switch e := ev.(type) {
 		case *audio.Onset:
 			if e.Kind.IsGesture() {
-				h.Gestures = append(h.Gestures, Gesture{e.Time, e.Kind})
+				h.Gestures = append(h.Gestures, Gesture{Time: e.Time, Kind: e.Kind, Features: e.Features, Band: e.Band})
 			}
 		case *audio.Code:
 			h.Codes = append(h.Codes, *e)

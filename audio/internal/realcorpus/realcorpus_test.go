@@ -114,7 +114,7 @@ func TestRowRates(t *testing.T) {
 }
 
 func TestTally(t *testing.T) {
-	h := &Heard{Gestures: []Gesture{{1, "clap"}, {2, "bang"}, {3, "clap"}, {4, "clap"}}, Codes: []audio.Code{{}}}
+	h := &Heard{Gestures: []Gesture{{Time: 1, Kind: "clap"}, {Time: 2, Kind: "bang"}, {Time: 3, Kind: "clap"}, {Time: 4, Kind: "clap"}}, Codes: []audio.Code{{}}}
 	require.Equal(t, fileResult{hits: 2, seconds: 5, claps: 3, bangs: 1, found: 2, codes: 1}, tally(Claps, 2, 5, h, nil), "found: no more than the hits")
 	require.Equal(t, fileResult{hits: 9, seconds: 5, claps: 3, bangs: 1, found: 1, codes: 1}, tally(Bangs, 9, 5, h, nil))
 	require.Equal(t, fileResult{hits: 9, seconds: 5, claps: 3, bangs: 1, codes: 1}, tally(Noise, 9, 5, h, nil))
