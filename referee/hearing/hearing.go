@@ -54,6 +54,11 @@ type Event struct {
 	Masked int `json:"masked,omitempty"`
 	// Wall is the time of day of the event's start (Start, else T).
 	Wall time.Time `json:"-"`
+	// Features are what the listener measured of a gesture ("clap" and
+	// "bang" events), in Band: what a microphone check learns the table
+	// from (gesture.Learn).
+	Features gesture.Features `json:"-"`
+	Band     gesture.Band     `json:"-"`
 }
 
 // Config tunes the ears; the zero value takes the defaults.
@@ -70,6 +75,9 @@ type Config struct {
 	// judgement through it. nil: the input never hears the referee (a
 	// recording, or no speaker).
 	Deaf func(from, to time.Time) bool
+	// Calibration is what the microphone check taught about the table
+	// (audio.Config.Calibration); SetCalibration changes it.
+	Calibration *gesture.Calibration
 }
 
 // Status is the state of the input.
@@ -90,6 +98,7 @@ type Ears struct {
 
 	mu     sync.Mutex
 	status Status
+	cal    *gesture.Calibration // the listener's from its next block on
 	in     Input
 	closed bool
 	done   chan struct{}
@@ -109,7 +118,7 @@ func Start(open Opener, cfg Config, emit func(Event)) *Ears {
 		cfg.Block = 1024
 	}
 	e := &Ears{open: open, cfg: cfg, emit: emit, start: time.Now(), done: make(chan struct{}), ended: make(chan struct{}),
-		status: Status{Message: "opening the input"}}
+		status: Status{Message: "opening the input"}, cal: cfg.Calibration}
 	go e.run()
 	return e
 }
@@ -119,6 +128,21 @@ func (e *Ears) Status() Status {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.status
+}
+
+// SetCalibration makes c what the ears know of the table (nil: nothing),
+// from the next block of input they hear.
+func (e *Ears) SetCalibration(c *gesture.Calibration) {
+	e.mu.Lock()
+	e.cal = c
+	e.mu.Unlock()
+}
+
+// calibration is the calibration the listener should have now.
+func (e *Ears) calibration() *gesture.Calibration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cal
 }
 
 // Close stops listening and closes the input; no event follows it.
@@ -223,7 +247,8 @@ func (e *Ears) listen(in Input) error {
 	// The gestures of the code being heard, with whether each was heard
 	// while the referee's own sound was in the air.
 	var pending []heardGesture
-	cfg := audio.Config{Gap: e.cfg.Gap}
+	cal := e.calibration()
+	cfg := audio.Config{Gap: e.cfg.Gap, Calibration: cal}
 	if c, ok := in.(interface{ Channels() []audio.ChannelState }); ok {
 		cfg.Channels = c.Channels
 	}
@@ -244,7 +269,7 @@ func (e *Ears) listen(in Input) error {
 				pending = pending[len(pending)-maxPending:]
 			}
 			if !masked {
-				e.emit(Event{Kind: string(v.Kind), T: at(v.Time), Wall: clock.wall(v.Time)})
+				e.emit(Event{Kind: string(v.Kind), T: at(v.Time), Wall: clock.wall(v.Time), Features: v.Features, Band: v.Band})
 			}
 		case *audio.Retract:
 			i := slices.IndexFunc(pending, func(g heardGesture) bool { return g.t == v.Time })
@@ -292,6 +317,10 @@ func (e *Ears) listen(in Input) error {
 		n, err := in.Read(buf)
 		if n > 0 && !e.stopped() {
 			clock.read(read+int64(n), time.Now())
+			if c := e.calibration(); c != cal {
+				cal = c
+				l.SetCalibration(c)
+			}
 			l.Write(buf[:n])
 			if deaf(float64(read)/float64(rate), float64(read+int64(n))/float64(rate)) {
 				w.Skip(buf[:n])

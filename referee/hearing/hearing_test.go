@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	tra "github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 // collector gathers events safely.
@@ -349,3 +350,76 @@ func TestACodesMaskedGesturesAreLeftOut(t *testing.T) {
 
 // noCorpus is why a test that needs the labelled recordings did not run.
 const noCorpus = "the labelled recordings are not at ../shared/corpus/gestures (../shared beside the repository)"
+
+// firstRead is an input that calls f on its first read.
+type firstRead struct {
+	Input
+	once sync.Once
+	f    func()
+}
+
+func (r *firstRead) Read(dst []float64) (int, error) {
+	r.once.Do(r.f)
+	return r.Input.Read(dst)
+}
+
+// TestTheEarsHearWithWhatTheCheckTaught: the ears hear with the
+// calibration they start with, and with the one SetCalibration gives them
+// while they listen. Taught that the recording's claps are bangs and its
+// bangs claps, they hear its codes so.
+func TestTheEarsHearWithWhatTheCheckTaught(t *testing.T) {
+	path := filepath.Join("..", "..", "..", "shared", "corpus", "gestures", "dev-015.wav")
+	if _, err := os.Stat(path); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatalf("%s: %v", noCorpus, err)
+		}
+		t.Skip(noCorpus)
+	}
+	hear := func(cfg Config, during func(*Ears)) *collector {
+		var c collector
+		var e *Ears
+		started := make(chan struct{})
+		open := func() (Input, string, bool, error) {
+			in, name, live, err := fileNow(path)()
+			<-started
+			return &firstRead{Input: in, f: func() { during(e) }}, name, live, err
+		}
+		e = Start(open, cfg, c.add)
+		close(started)
+		c.waitFor(t, "the end of the recording", func(evs []Event) bool {
+			s := statuses(evs)
+			return len(s) > 0 && strings.Contains(s[len(s)-1], "has ended")
+		})
+		e.Close()
+		return &c
+	}
+	plain := hear(Config{}, func(*Ears) {})
+	var claps, bangs []gesture.Features
+	for _, ev := range plain.all() {
+		if ev.Kind == "clap" && len(claps) < 2 {
+			claps = append(claps, ev.Features)
+		}
+		if ev.Kind == "bang" && len(bangs) < 2 {
+			bangs = append(bangs, ev.Features)
+		}
+		if ev.Kind == "clap" || ev.Kind == "bang" {
+			assert.Equal(t, gesture.Wide, ev.Band)
+			assert.NotZero(t, ev.Features.Level, "a gesture comes with what was measured of it")
+		}
+	}
+	backwards, err := gesture.Learn(gesture.Wide, bangs, claps)
+	require.NoError(t, err)
+	require.True(t, backwards.Teaches())
+
+	orders := func(c *collector) []string {
+		var out []string
+		for _, ev := range c.kinds("code") {
+			out = append(out, ev.Order)
+		}
+		return out
+	}
+	require.Equal(t, []string{"CCCCCBBB", "BC"}, orders(plain))
+	assert.Equal(t, []string{"BBBBBCCC", "CB"}, orders(hear(Config{Calibration: backwards}, func(*Ears) {})))
+	assert.Equal(t, []string{"BBBBBCCC", "CB"}, orders(hear(Config{}, func(e *Ears) { e.SetCalibration(backwards) })))
+	assert.Equal(t, []string{"CCCCCBBB", "BC"}, orders(hear(Config{Calibration: backwards}, func(e *Ears) { e.SetCalibration(nil) })))
+}
