@@ -76,7 +76,7 @@ func (s *Server) routes() {
 		}
 		return r.kick(tok, b.Seat)
 	}))
-	api.Post("/rooms/:room/miccheck", s.hostAction(func(r *room, _ string, _ []byte) *apiError { return s.checkMic(r) }))
+	api.Post("/rooms/:room/miccheck", s.hostAction(func(r *room, _ string, body []byte) *apiError { return s.checkMic(r, body) }))
 	api.Post("/rooms/:room/timers", s.hostAction(func(r *room, tok string, body []byte) *apiError {
 		var b struct {
 			Name    string `json:"name"`

@@ -297,10 +297,33 @@ func (s *Server) OnMicCheck(f func(room string) error) {
 	s.mu.Unlock()
 }
 
-// checkMic starts the microphone check for r.
-func (s *Server) checkMic(r *room) *apiError {
+// OnMicCheckSkip registers f, which the host calls to skip the microphone
+// check the referee offers (POST /api/rooms/{room}/miccheck with
+// {"skip":true}): the referee offers it in the room's live news when it
+// would learn the table from it, and f says it need not. Its error is the
+// host's answer (409).
+func (s *Server) OnMicCheckSkip(f func(room string) error) {
+	s.mu.Lock()
+	s.micSkip = f
+	s.mu.Unlock()
+}
+
+// checkMic starts the microphone check for r, or skips it (body
+// {"skip":true}).
+func (s *Server) checkMic(r *room, body []byte) *apiError {
+	var req struct {
+		Skip bool `json:"skip"`
+	}
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &req); err != nil {
+			return fail(fiber.StatusBadRequest, `the body is {"skip":true} to skip the check, or nothing to start it`)
+		}
+	}
 	s.mu.RLock()
 	f := s.micCheck
+	if req.Skip {
+		f = s.micSkip
+	}
 	s.mu.RUnlock()
 	r.mu.Lock()
 	ended := r.status == statusEnded

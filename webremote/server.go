@@ -131,6 +131,7 @@ type Server struct {
 	onEvents func(room string, evs []referee.Logged)
 	onTimer  func(room, name string)
 	micCheck func(room string) error
+	micSkip  func(room string) error
 	// What happened before OnEvents and OnTimer were registered (while New
 	// resumed the rooms), for them.
 	early       []batch

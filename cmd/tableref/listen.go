@@ -10,8 +10,10 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/mic"
 	"github.com/tableref/tableref/audio/talk"
 )
@@ -34,6 +36,9 @@ type listenFlags struct {
 	shout       float64
 	micCheck    bool
 	alone       bool
+	calibration string // a calibration file to hear with
+	saveCal     string // with micCheck: where to save what it learns
+	cal         *gesture.Calibration
 }
 
 func (lf *listenFlags) register(fs interface {
@@ -49,12 +54,14 @@ func (lf *listenFlags) register(fs interface {
 	fs.BoolVar(&lf.json, "json", false, "print JSON lines, one event per line, instead of the live display")
 	fs.BoolVar(&lf.verbose, "v", false, "also show onsets that are not gestures (voices, glasses, noise)")
 	fs.BoolVar(&lf.alone, "alone", false, "keep a gesture that no other comes within --gap of (by default it is taken back: a code has two or more)")
+	fs.StringVar(&lf.calibration, "calibration", "", "hear with what the microphone check learned about this table (a file of listen --check --save-calibration)")
 	if live {
 		fs.BoolVar(&lf.levels, "levels", false, "with --json, also print the input level ten times a second")
 		fs.BoolVar(&lf.voices, "voices", false, "the Insomnia voices timer: report pauses (the whole table silent) and shouts instead of gestures")
 		fs.Float64Var(&lf.pause, "pause", talk.DefaultMinPause, "with --voices: seconds of silence that make a pause")
 		fs.Float64Var(&lf.shout, "shout", talk.DefaultShoutDB, "with --voices: decibels above the room's running level that make a shout")
 		fs.BoolVar(&lf.micCheck, "check", false, "check the microphone: asks for two claps then two bangs, says whether it heard them right and what is wrong with the input (exit status 1 if not)")
+		fs.StringVar(&lf.saveCal, "save-calibration", "", "with --check: learn this table from the check's four gestures and save what it learned to this file (exit status 1 if it learned nothing)")
 	}
 }
 
@@ -64,6 +71,12 @@ func (lf *listenFlags) check() error {
 	}
 	if lf.micCheck && lf.voices {
 		return usagef("--check checks the microphone with claps and bangs; it cannot be combined with --voices")
+	}
+	if lf.saveCal != "" && !lf.micCheck {
+		return usagef("--save-calibration saves what the microphone check learns: it goes with --check")
+	}
+	if lf.calibration != "" && lf.voices {
+		return usagef("--calibration is what the check learned about claps and bangs; --voices hears no gestures")
 	}
 	if !(lf.gap >= minGap && lf.gap <= maxGap) {
 		return usagef("--gap must be between %g and %g seconds, got %g", minGap, maxGap, lf.gap)
@@ -82,7 +95,7 @@ func (lf *listenFlags) check() error {
 
 func runListen(e *env, args []string) error {
 	var lf listenFlags
-	fs := newFlags("listen", "[--wav FILE | --device N|NAME] [--gap SECONDS] [--voices [--pause S] [--shout DB]] [--json]",
+	fs := newFlags("listen", "[--wav FILE | --device N|NAME] [--gap SECONDS] [--calibration FILE] [--check [--save-calibration FILE]] [--voices [--pause S] [--shout DB]] [--json]",
 		"Hears hand claps and flat-hand table bangs, from the default microphone or a WAV file, and groups them\n"+
 			"into Woodlouse Chaos codes (a code ends after --gap seconds without a gesture). From the microphone it\n"+
 			"runs until Ctrl-C, then reports the code in progress.\n\n"+
@@ -96,7 +109,13 @@ func runListen(e *env, args []string) error {
 			fmt.Sprintf("word (up to %g s) or stays alone (up to --gap), and one taken back is not printed at all.\n\n", audio.WordWatch)+
 			"With --check it checks the microphone: it asks for two claps then two bangs and says whether it\n"+
 			"heard them right, and what is wrong with the input if anything (muted, gated by noise suppression,\n"+
-			"clipping, too quiet, DC, hum, a dead or inverted channel). Exit status 1 when the check fails.\n\n"+
+			"clipping, too quiet, DC, hum, a dead or inverted channel). Exit status 1 when the check fails.\n"+
+			"With --save-calibration FILE the check also learns this table, these hands and this microphone: it\n"+
+			"knows the first two of the four gestures were meant as claps and the last two as bangs, even when it\n"+
+			"named them wrongly, and saves what it learned (exit status 1, and no file, when it learned nothing:\n"+
+			"not four gestures in a row, or four that do not sound like two claps and two bangs). --calibration\n"+
+			"FILE hears with it: a sound the network takes for a gesture and that sounds like the claps or the bangs\n"+
+			"of the check is named after them (when the network misnamed some of them; else nothing changes).\n\n"+
 			"With --voices it follows a table of talking voices instead (the Insomnia timer): it reports every pause,\n"+
 			"when the whole table is silent for --pause seconds, and every shout, a voice far louder than the\n"+
 			"room's running level:\n"+
@@ -114,6 +133,19 @@ func runListen(e *env, args []string) error {
 		chk := &checkPrinter{w: e.stdout, json: lf.json}
 		if err := listen(e, lf, chk); err != nil {
 			return err
+		}
+		if lf.saveCal != "" {
+			c, say := learnTable(&chk.heard, time.Now())
+			if c != nil {
+				if err := writeCalibration(lf.saveCal, c); err != nil {
+					return err
+				}
+			}
+			chk.learned(c, say, lf.saveCal)
+			if c == nil {
+				return fmt.Errorf("the microphone check learned nothing; %s was not written", lf.saveCal)
+			}
+			return nil
 		}
 		if ok, _ := chk.verdict(); !ok {
 			return fmt.Errorf("the microphone check failed: heard %q, asked for %q", chk.heard.String(), micCheckWant)
@@ -133,6 +165,13 @@ func runListen(e *env, args []string) error {
 // listen opens the input named by the flags and runs it through a Listener
 // to its end (or Ctrl-C), reporting to out.
 func listen(e *env, lf listenFlags, out printer) error {
+	if lf.calibration != "" {
+		c, err := readCalibration(lf.calibration)
+		if err != nil {
+			return err
+		}
+		lf.cal = c
+	}
 	src, err := openInput(lf)
 	if err != nil {
 		return err
@@ -208,7 +247,7 @@ func listen(e *env, lf listenFlags, out printer) error {
 func listenerConfig(lf listenFlags, src *input) audio.Config {
 	// The microphone check hears gestures one by one, however slowly they
 	// come: it keeps a gesture alone.
-	return audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live, KeepAlone: lf.alone || lf.micCheck}
+	return audio.Config{Gap: lf.gap, Channels: src.channels, Final: !src.info.Live, KeepAlone: lf.alone || lf.micCheck, Calibration: lf.cal}
 }
 
 // input is an opened audio source with what the printers need to know.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 // The microphone check asks for two claps, then two bangs, and says whether
@@ -61,7 +62,7 @@ func (p *checkPrinter) event(ev audio.Event) {
 		if !e.Kind.IsGesture() {
 			return
 		}
-		p.heard.add(e.Kind.Letter(), e.Time)
+		p.heard.add(e.Kind.Letter(), e.Time, e.Features, e.Band)
 		p.last = e.Time
 		if !p.json {
 			fmt.Fprintf(p.w, "  heard a %s\n", e.Kind)
@@ -92,15 +93,20 @@ func (p *checkPrinter) event(ev audio.Event) {
 
 // checkGestures is what a microphone check has heard: a letter per gesture
 // (C a clap, B a bang) with its input time, so that a gesture taken back
-// (the start of a word) can leave it.
+// (the start of a word) can leave it, and what the listener measured of it
+// in which band, for the check to learn the table from (learnTable).
 type checkGestures struct {
 	letters []byte
 	times   []float64
+	feats   []gesture.Features
+	bands   []gesture.Band
 }
 
-func (g *checkGestures) add(letter byte, t float64) {
+func (g *checkGestures) add(letter byte, t float64, f gesture.Features, b gesture.Band) {
 	g.letters = append(g.letters, letter)
 	g.times = append(g.times, t)
+	g.feats = append(g.feats, f)
+	g.bands = append(g.bands, b)
 }
 
 // retract forgets the gesture heard at input time t and reports whether
@@ -112,6 +118,8 @@ func (g *checkGestures) retract(t float64) bool {
 	}
 	g.letters = slices.Delete(g.letters, i, i+1)
 	g.times = slices.Delete(g.times, i, i+1)
+	g.feats = slices.Delete(g.feats, i, i+1)
+	g.bands = slices.Delete(g.bands, i, i+1)
 	return true
 }
 
@@ -163,6 +171,39 @@ func micVerdict(heard string) (ok bool, say string) {
 		return false, fmt.Sprintf("Heard %s (asked for clap, clap, bang, bang): more than was made. Something else sounded like a gesture (voices, glasses, music); try again when the room is quieter.", names(heard))
 	}
 	return false, fmt.Sprintf("Heard %s (asked for clap, clap, bang, bang): a clap was taken for a bang or the other way round. Clap with cupped hands in the air, bang flat on the table, and try again.", names(heard))
+}
+
+// jsonCalibration is what the check learned, with --save-calibration.
+type jsonCalibration struct {
+	Event         string `json:"event"`
+	Learned       bool   `json:"learned"` // a calibration was learned and saved
+	File          string `json:"file"`
+	Teaches       bool   `json:"teaches"` // it corrects the network for this table
+	Claps         int    `json:"claps"`
+	Bangs         int    `json:"bangs"`
+	MisnamedClaps int    `json:"misnamed_claps"` // taught claps the network takes for bangs
+	MisnamedBangs int    `json:"misnamed_bangs"`
+	Say           string `json:"say"`
+}
+
+// learned says what the check learned (c, nil when nothing; say tells it)
+// and where it was saved.
+func (p *checkPrinter) learned(c *gesture.Calibration, say, file string) {
+	if !p.json {
+		if c != nil {
+			say += " Saved to " + file + "."
+		}
+		fmt.Fprintln(p.w, say)
+		return
+	}
+	j := jsonCalibration{Event: "calibration", Learned: c != nil, File: file, Say: say}
+	if c != nil {
+		j.Teaches = c.Teaches()
+		j.Claps, j.Bangs = c.Taught()
+		j.MisnamedClaps, j.MisnamedBangs = c.Misnamed()
+	}
+	b, _ := json.Marshal(j)
+	p.w.Write(append(b, '\n'))
 }
 
 func (p *checkPrinter) end(samples int64, rate int) {

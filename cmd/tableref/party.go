@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/referee"
 	"github.com/tableref/tableref/referee/hearing"
@@ -37,6 +38,17 @@ type party struct {
 	started   time.Time // when the room's game was first seen under way
 	listening time.Time // when the microphone began serving the room
 	check     *tableCheck
+
+	// cal is what the microphone check taught about the table, for the
+	// rest of the server's life (nil before); teach hands it to the ears,
+	// and calPath is where it is kept, under --data ("": nowhere).
+	// skipped: the host said no to the check the table screen offered.
+	// offered is whether the offer is on the screens.
+	cal     *gesture.Calibration
+	teach   func(*gesture.Calibration)
+	calPath string
+	skipped bool
+	offered bool
 
 	// timers lists a room's timers, for the ticks of their last seconds;
 	// nil when the server cannot say.
@@ -190,6 +202,7 @@ func (p *party) attach() {
 	p.srv.OnEvents(p.events)
 	p.srv.OnTimer(p.timerDone)
 	p.srv.OnMicCheck(p.micCheck)
+	p.srv.OnMicCheckSkip(p.skipCheck)
 	p.timers = p.srv.Timers
 }
 
@@ -212,7 +225,7 @@ func (p *party) heard(ev hearing.Event) {
 	room := p.room
 	checking := p.checkingLocked()
 	if checking && (ev.Kind == "clap" || ev.Kind == "bang" || ev.Kind == "retract") {
-		p.checkHeardLocked(ev.Kind, ev.T)
+		p.checkHeardLocked(ev)
 		p.mu.Unlock()
 		p.publish(room)
 		return
@@ -333,7 +346,13 @@ func (p *party) step() {
 	now := p.clock()
 	p.mu.Lock()
 	p.gameStartLocked(p.room, now)
+	room := p.room
+	offer := p.offerLocked(room)
+	changed := offer != p.offered
 	p.mu.Unlock()
+	if changed {
+		p.publish(room) // a game that hears gestures started, or the offer ended
+	}
 	p.checkStep(now)
 	if p.timers == nil {
 		return
@@ -437,6 +456,12 @@ func (p *party) publish(room string) {
 	if c := p.check; c != nil && c.room == room {
 		cp := *c
 		live["check"] = &cp
+	}
+	if room == p.room {
+		p.offered = p.offerLocked(room)
+		if p.offered {
+			live["offer"] = map[string]string{"say": teachAsk}
+		}
 	}
 	p.mu.Unlock()
 	p.srv.SetLive(room, "hearing", live)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	"github.com/mdp/qrterminal/v3"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/mic"
 	"github.com/tableref/tableref/audio/sound"
 	"github.com/tableref/tableref/audio/talk"
@@ -32,14 +34,14 @@ import (
 func runServe(e *env, args []string) error {
 	serverGC()
 	var port int
-	var host, data, device, wav string
+	var host, data, device, wav, calFile string
 	var noMic, quiet bool
 	var pause, shout float64
 	var idleDone, idleAny time.Duration
 	var gameID, variant string
 	var players int
 	opts := optionsFlag{}
-	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--pause S] [--shout DB] [--quiet] [--idle-done D] [--idle-any D] [--rate-limit N]",
+	fs := newFlags("serve", "[--game G [--players N] [--variant V] [--option NAME=VALUE]...] [--port P] [--host ADDR] [--data DIR] [--device D | --wav FILE | --no-mic] [--calibration FILE] [--pause S] [--shout DB] [--quiet] [--idle-done D] [--idle-any D] [--rate-limit N]",
 		"Serves the web remote on the home network: open the printed address on the table's screen\n"+
 			"(or scan its QR code) to create a room for a game; players join by scanning the room's code\n"+
 			"with their phones, which become their private hands. Every room created prints its code and a\n"+
@@ -51,6 +53,12 @@ func runServe(e *env, args []string) error {
 			"what it hears. What it hears while the referee's own sounds play does not count. Without a\n"+
 			"microphone (--no-mic):\n"+noMicLines()+
 			"The speakers ring the alarms and, when espeak-ng is installed, say the headlines.\n\n"+
+			"The microphone check (two claps, then two bangs, from the table screen) also teaches the referee\n"+
+			"this table, these hands and this microphone. When a game that hears gestures starts and nothing\n"+
+			"has been learned yet, the table screen offers it (the host may skip it; the game goes on either\n"+
+			"way). What it learns holds until the server stops and is kept in the --data folder, so that a\n"+
+			"restart within "+fmt.Sprint(calibrationNight.Hours())+" hours keeps it; --calibration FILE hears with a calibration saved by\n"+
+			"listen --check --save-calibration instead.\n\n"+
 			"--wav is a demo of the hearing: the recording plays as the microphone once the game starts,\n"+
 			"and its codes were not made for the cards drawn, so they are mostly judged wrong codes.", e.stdout)
 	fs.StringVar(&gameID, "game", "", "open a room for this game at once (see tableref games; deck: the dealer for any card game)")
@@ -63,6 +71,7 @@ func runServe(e *env, args []string) error {
 	fs.StringVar(&device, "device", "", "the microphone: its index or (part of) its name, as tableref devices lists them (default: the system's)")
 	fs.StringVar(&wav, "wav", "", "play this recording as the microphone, in real time, once a "+listeningGames()+" game starts (for demos and tests)")
 	fs.BoolVar(&noMic, "no-mic", false, "do not listen"+noMicMeans(""))
+	fs.StringVar(&calFile, "calibration", "", "hear with what the microphone check learned about this table (a file of listen --check --save-calibration); the table screen then offers no check")
 	fs.BoolVar(&quiet, "quiet", false, "no sounds and no spoken announcements")
 	fs.Float64Var(&pause, "pause", talk.DefaultMinPause, "the voices timer: seconds of silence that make a pause")
 	fs.Float64Var(&shout, "shout", talk.DefaultShoutDB, "the voices timer: decibels above the room's running level that make a shout")
@@ -82,6 +91,17 @@ func runServe(e *env, args []string) error {
 	}
 	if device != "" && wav != "" {
 		return usagef("use --device or --wav, not both")
+	}
+	if noMic && calFile != "" {
+		return usagef("--calibration is for the microphone; it cannot go with --no-mic")
+	}
+	var cal *gesture.Calibration
+	if calFile != "" {
+		c, err := readCalibration(calFile)
+		if err != nil {
+			return err
+		}
+		cal = c
 	}
 	if wav != "" {
 		if _, err := audio.OpenWAV(wav); err != nil {
@@ -166,7 +186,13 @@ func runServe(e *env, args []string) error {
 			out.printf("No speakers (%v): alarms and announcements are shown on the table screen only.\n", oneLine(err))
 		}
 	}
-	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{}), talking: true}
+	p := &party{srv: srv, player: player, log: out.printf, done: make(chan struct{}), talking: true, cal: cal}
+	if !noMic {
+		p.calPath = filepath.Join(data, calibrationFile)
+		if cal == nil {
+			p.cal = tonightsCalibration(p.calPath, time.Now(), out.printf)
+		}
+	}
 	var ears *hearing.Ears
 	defer func() {
 		close(p.done) // first: a recording waiting for a game gives up
@@ -199,13 +225,14 @@ func runServe(e *env, args []string) error {
 				waiting = fmt.Sprintf("The recording %s will play as the microphone once a %s game starts.\n", wav, listeningGames())
 			}
 		}
-		cfg := hearing.Config{MinPause: pause, ShoutDB: shout}
+		cfg := hearing.Config{MinPause: pause, ShoutDB: shout, Calibration: p.cal}
 		if a, ok := player.(interface{ OnAir() *sound.OnAir }); ok && wav == "" {
 			// The microphone hears the speakers too: what it hears while
 			// the referee's own sound is in the air is not the table's.
 			cfg.Deaf = a.OnAir().During
 		}
 		ears = hearing.Start(open, cfg, p.heard)
+		p.teach = ears.SetCalibration
 	} else {
 		// The pages say what that means for their game; guests never see
 		// the command line's flags.
@@ -253,6 +280,37 @@ func runServe(e *env, args []string) error {
 	}
 	out.printf("Stopped.\n")
 	return nil
+}
+
+// calibrationFile is where serve keeps what the microphone check learned,
+// in the --data folder.
+const calibrationFile = "calibration.json"
+
+// calibrationNight is how long what the check learned is kept: a restart
+// the same night keeps it; another night is another table, perhaps.
+const calibrationNight = 12 * time.Hour
+
+// tonightsCalibration is the calibration serve saved at path, when it was
+// learned less than calibrationNight before now (nil otherwise); it says
+// what it found.
+func tonightsCalibration(path string, now time.Time, say func(string, ...any)) *gesture.Calibration {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	c, err := readCalibration(path)
+	switch {
+	case err != nil:
+		say("Not using what the microphone check learned last (%v); the table screen offers the check again.\n", err)
+		return nil
+	case c.Learned.IsZero():
+		say("What the microphone check learned (%s) says not when; the table screen offers the check again.\n", path)
+		return nil
+	case now.Sub(c.Learned) > calibrationNight || c.Learned.After(now.Add(time.Hour)):
+		say("What the microphone check learned at %s is from another night; the table screen offers the check again.\n", c.Learned.Local().Format("2006-01-02 15:04"))
+		return nil
+	}
+	say("Hearing the table as the microphone check taught it at %s (%s).\n", c.Learned.Local().Format("15:04"), path)
+	return c
 }
 
 // noMicMeans says what not listening means for the game of --game (for

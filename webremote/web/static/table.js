@@ -103,7 +103,7 @@ function render(st) {
           : h("button.primary.big", { id: "start", onclick: () => host("start") }, `Start with ${r.players.length} player${r.players.length === 1 ? "" : "s"}`)) : null))
     : h("div",
       h("div.toprow", h("div", { class: "banner" + (st.over ? " over" : r.status === "paused" ? " paused" : ""), id: "banner" }, turnText(st)), timersEl(st)),
-      viewEl(st, true, game), micCheckEl(st, false), hearingEl(st),
+      viewEl(st, true, game), offerEl(st, isHost), micCheckEl(st, false), hearingEl(st),
       st.result ? h("div.panel", h("h2", "Result"), st.result.text) : null);
 
   fill(app,
@@ -146,12 +146,45 @@ function micCheckEl(st, isHost) {
   const heard = h("div.gestures", c.heard ? [...c.heard].map((k) => h("span.g." + (k === "B" ? "bang" : "clap"), k === "B" ? "BANG" : "CLAP")) : h("span.muted", "…"));
   if (c.state === "listening") {
     return h("div.panel.miccheck.on", { id: "miccheck" }, h("h2", "Microphone check"),
-      h("p.big", c.say), heard, h("p.muted", `${c.left} s left`));
+      h("p.big", c.say), checkSteps(c), heard, h("p.muted", `${c.left} s left`));
   }
   const problems = c.problems || [];
-  return h("div.panel.miccheck" + (c.ok ? ".ok" : ".bad"), { id: "miccheck" }, h("h2", c.ok ? "Microphone check: all right" : "Microphone check: not right"),
-    heard, h("p", { id: "miccheck-say" }, c.say),
+  // A check heard wrongly that taught the referee this table went well.
+  const title = c.ok ? "Microphone check: all right" : c.learned ? "Microphone check: learned this table" : "Microphone check: not right";
+  return h("div.panel.miccheck" + (c.ok || c.learned ? ".ok" : ".bad"), { id: "miccheck" }, h("h2", title),
+    checkSteps(c), h("p", { id: "miccheck-say" }, c.say),
+    c.learn ? h("p", { id: "miccheck-learn", class: c.learned ? "learned" : "muted" }, c.learn) : null,
     problems.length ? h("ul.micwarn", problems.map((q) => h("li", { "data-kind": q.kind }, q.say))) : null, start);
+}
+
+// checkSteps shows the check's steps: clap 1, clap 2, bang 1, bang 2 (as
+// it asks for them, c.want), each with what was heard for it, the one it
+// waits for marked while it listens. A gesture is the step's by its place:
+// the check learns the table from them even when it named one wrongly.
+function checkSteps(c) {
+  const want = String(c.want || "CCBB"), heard = String(c.heard || "");
+  const count = { C: 0, B: 0 };
+  const name = (k) => (k === "B" ? "bang" : "clap");
+  return h("ol.checksteps", { id: "miccheck-steps" }, [...want].map((k, i) => {
+    const label = `${name(k)} ${++count[k]}`;
+    const got = heard[i];
+    const now = c.state === "listening" && i === heard.length;
+    return h("li" + (got ? (got === k ? ".right" : ".wrong") : now ? ".now" : ""), { "data-step": i + 1 },
+      label, got ? ` — heard a ${name(got)}` : now ? " — now" : "");
+  }), heard.length > want.length ? h("li.wrong", `and ${heard.length - want.length} more`) : null);
+}
+
+// offerEl is the referee's offer of the check when a game that hears
+// gestures is under way and it has not learned this table yet: the host
+// runs it or skips it, and the game goes on meanwhile.
+function offerEl(st, isHost) {
+  const live = st.live && st.live.hearing;
+  const o = live && live.offer;
+  if (!o) return null;
+  return h("div.panel.miccheck.offer", { id: "teach" }, h("h2", "Teach me this table"),
+    h("p.big", o.say), h("p.muted", "The referee learns these hands and this microphone from them. The game goes on meanwhile."),
+    isHost ? h("div.row", h("button.primary", { id: "teach-start", onclick: () => host("miccheck") }, "Teach me"),
+      h("button", { id: "teach-skip", onclick: () => host("miccheck", { skip: true }) }, "Skip")) : h("p.muted", "The host starts it or skips it."));
 }
 
 // hostPanel holds the host's controls, folded away so that the public
