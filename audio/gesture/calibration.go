@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 )
@@ -220,7 +221,7 @@ func finite(f Features) error {
 	v := reflect.ValueOf(f)
 	for i := range v.NumField() {
 		if x := v.Field(i).Float(); math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("the feature %s is %v", featureName(i), x)
+			return fmt.Errorf("the feature %s is %v", featureNames[i], x)
 		}
 	}
 	return nil
@@ -253,12 +254,10 @@ func (c *Calibration) Name(f Features, k Kind) Kind {
 	if c == nil || !c.teach || !k.IsGesture() {
 		return k
 	}
-	switch like := c.like(calibPoint(f)); {
-	case like == Other, like == Bang && c.bang == nil:
-		return k
-	default:
+	if like := c.like(calibPoint(f)); like != Other {
 		return like
 	}
+	return k
 }
 
 // calibFile is the calibration as saved: each gesture's features by name
@@ -271,10 +270,16 @@ type calibFile struct {
 	Bangs   []map[string]float64 `json:"bangs"`
 }
 
-// featureName is the saved name of the i-th field of Features.
-func featureName(i int) string {
-	return strings.ToLower(reflect.TypeFor[Features]().Field(i).Name)
-}
+// featureNames are the saved names of the fields of Features, in order
+// (the feature tables' column names: internal/table.FeatureNames).
+var featureNames = func() []string {
+	t := reflect.TypeFor[Features]()
+	names := make([]string, t.NumField())
+	for i := range names {
+		names[i] = strings.ToLower(t.Field(i).Name)
+	}
+	return names
+}()
 
 // MarshalJSON is the calibration as its file holds it.
 func (c *Calibration) MarshalJSON() ([]byte, error) {
@@ -295,7 +300,7 @@ func featureMap(f Features) map[string]float64 {
 	v := reflect.ValueOf(f)
 	m := make(map[string]float64, v.NumField())
 	for i := range v.NumField() {
-		m[featureName(i)] = v.Field(i).Float()
+		m[featureNames[i]] = v.Field(i).Float()
 	}
 	return m
 }
@@ -365,21 +370,18 @@ func featureList(ms []map[string]float64, kind string) ([]Features, error) {
 		return nil, fmt.Errorf("a calibration with %d %ss (at most %d)", len(ms), kind, MaxTaught)
 	}
 	out := make([]Features, len(ms))
-	n := reflect.TypeFor[Features]().NumField()
 	for k, m := range ms {
 		v := reflect.ValueOf(&out[k]).Elem()
-		for i := range n {
-			x, ok := m[featureName(i)]
+		for i := range featureNames {
+			x, ok := m[featureNames[i]]
 			if !ok {
-				return nil, fmt.Errorf("%s %d of the calibration has no %s: it was made by another version of tableref; run the microphone check again", kind, k+1, featureName(i))
+				return nil, fmt.Errorf("%s %d of the calibration has no %s: it was made by another version of tableref; run the microphone check again", kind, k+1, featureNames[i])
 			}
 			v.Field(i).SetFloat(x)
 		}
-		if len(m) != n {
-			for name := range m {
-				if _, ok := reflect.TypeFor[Features]().FieldByNameFunc(func(s string) bool { return strings.ToLower(s) == name }); !ok {
-					return nil, fmt.Errorf("%s %d of the calibration has an unknown feature %q: it was made by another version of tableref; run the microphone check again", kind, k+1, name)
-				}
+		for name := range m {
+			if !slices.Contains(featureNames, name) {
+				return nil, fmt.Errorf("%s %d of the calibration has an unknown feature %q: it was made by another version of tableref; run the microphone check again", kind, k+1, name)
 			}
 		}
 	}
