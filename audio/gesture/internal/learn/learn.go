@@ -26,7 +26,13 @@ type Settings struct {
 	L2      float64 // weight decay
 	Rate    float64 // Adam step size
 	Noise   float64 // standard deviation of noise added to the inputs
-	Seed    int64   // of the first member; member m uses Seed+m
+	// Swap is the chance that each input of an example is replaced, for
+	// one step, by the same input of another example drawn at random: the
+	// network cannot then lean on any one feature, and what a recording
+	// does to one of them (a microphone's colour to the centroid, say)
+	// cannot alone turn its verdict.
+	Swap float64
+	Seed int64 // of the first member; member m uses Seed+m
 }
 
 // Shipped are the settings of the network tableref ships.
@@ -112,6 +118,13 @@ func fit(ex []table.Example, s Settings, seed int64) *gesture.Net {
 			for _, k := range part {
 				e := ex[k]
 				copy(x, e.X)
+				if s.Swap > 0 {
+					for i := range x {
+						if rng.Float64() < s.Swap {
+							x[i] = ex[rng.Intn(len(ex))].X[i]
+						}
+					}
+				}
 				if s.Noise > 0 {
 					for i := range x {
 						x[i] += s.Noise * rng.NormFloat64()

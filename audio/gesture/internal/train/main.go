@@ -104,6 +104,7 @@ func runFit(args []string) error {
 	fs.IntVar(&s.Epochs, "epochs", s.Epochs, "passes over the data")
 	fs.Float64Var(&s.L2, "l2", s.L2, "weight decay")
 	fs.Float64Var(&s.Noise, "noise", s.Noise, "input noise while training")
+	fs.Float64Var(&s.Swap, "swap", s.Swap, "chance that an input is swapped for another example's while training")
 	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the starting weights and the order of the examples")
 	evalOn := fs.String("eval", "", "comma-separated feature tables to score the new ensemble on")
 	if err := fs.Parse(args); err != nil {
