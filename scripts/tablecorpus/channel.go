@@ -167,6 +167,11 @@ func newMic(r *rand.Rand) mic {
 	case p < 0.55:
 		m.kind = "phone"
 		m.hpHz, m.hpOrder, m.lpHz = logUni(r, 60, 300), 1+r.IntN(2), logUni(r, 6000, 20000)
+		if r.Float64() < 0.25 {
+			// a voice-call path's high-pass: the lows of a hit are gone,
+			// what tells a clap from a knock must be heard above them
+			m.hpHz, m.hpOrder = logUni(r, 250, 700), 2+r.IntN(2)
+		}
 	case p < 0.8:
 		m.kind = "laptop"
 		m.hpHz, m.hpOrder, m.lpHz = logUni(r, 120, 500), 1+r.IntN(3), logUni(r, 5000, 12000)

@@ -33,8 +33,11 @@ func logUni(r *rand.Rand, a, b float64) float64 {
 
 // hands is one person's way of clapping: each clap varies around it.
 type hands struct {
-	fc, q      float64 // the cavity's resonance and its sharpness
-	broadDB    float64 // the unresonated share of the burst
+	// the cavity's resonance and its sharpness: a clap's spectrum has a
+	// broad peak, not a ring (real claps' spectral flatness is 0.1-0.3 in
+	// the listener's measure, a knuckle's knock under 0.07)
+	fc, q      float64
+	broadDB    float64 // the unresonated share of the burst, mostly above the resonated
 	tauMs      float64 // the burst's decay
 	popDB      float64 // the low pressure pulse near the microphone (-inf: none)
 	popHz      float64
@@ -44,8 +47,8 @@ type hands struct {
 func newHands(r *rand.Rand, near bool) hands {
 	h := hands{
 		fc:         logUni(r, 300, 2800),
-		q:          uni(r, 0.7, 4),
-		broadDB:    uni(r, -6, 12),
+		q:          uni(r, 0.7, 2.5),
+		broadDB:    uni(r, 2, 18),
 		tauMs:      uni(r, 0.4, 2.5),
 		popDB:      math.Inf(-1),
 		popHz:      logUni(r, 50, 400),
