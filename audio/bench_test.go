@@ -96,6 +96,32 @@ func BenchmarkListener(b *testing.B) {
 	benchReport(b, iters, len(x), rate)
 }
 
+// BenchmarkListenerLive measures the Listener as a live microphone feeds
+// it: gestures reported at once (Config.Final false), in blocks of 256
+// samples (a microphone's buffer), over the same recording. core-% is the
+// share of one core it takes to keep up with the audio as it comes (the
+// analysis alone: the microphone's own thread, mixing its channels down and
+// printing the events come on top; scripts/livecpu measures the whole
+// process on a live stream).
+func BenchmarkListenerLive(b *testing.B) {
+	x, rate, pcm := benchLoad(b, benchInput(b))
+	b.SetBytes(pcm)
+	b.ReportAllocs()
+	iters := 0
+	for b.Loop() {
+		l := audio.NewListener(rate, audio.Config{}, func(audio.Event) {})
+		for i := 0; i < len(x); i += 256 {
+			l.Write(x[i:min(i+256, len(x))])
+		}
+		l.Close()
+		iters++
+	}
+	benchReport(b, iters, len(x), rate)
+	if sec := b.Elapsed().Seconds(); iters > 0 && sec > 0 {
+		b.ReportMetric(100*sec/float64(iters)/(float64(len(x))/float64(rate)), "core-%")
+	}
+}
+
 // BenchmarkWAVDecode measures OpenWAV and reading the file to its end as mono
 // samples, 4096 at a time.
 func BenchmarkWAVDecode(b *testing.B) {

@@ -35,6 +35,7 @@ type grouper struct {
 	current  int         // index in talks of the current voices once confirmed, else -1
 	loud     float64     // the current voices' loudest voiced frame so far, dBFS
 	frames   []loudFrame // the latest voiced frames, for the start of the next voices
+	run      []gest      // firstRun's result, kept for its array: it is asked every hop
 }
 
 type gest struct {
@@ -187,7 +188,8 @@ func (g *grouper) flush(rate int) *Code {
 
 // firstRun splits the pending gestures into the first code's gestures and
 // the ones after it, leaving out gestures in talk. Gestures finally known to
-// be in talk are forgotten.
+// be in talk are forgotten. run is valid until the next call (its array is
+// the grouper's: it is asked every hop, and mostly no code is due).
 func (g *grouper) firstRun() (run, rest []gest) {
 	for len(g.gestures) > 0 {
 		if in, final := g.inTalk(g.gestures[0]); !in || !final {
@@ -205,7 +207,7 @@ func (g *grouper) firstRun() (run, rest []gest) {
 	if i == len(g.gestures) {
 		return nil, g.gestures
 	}
-	run = []gest{g.gestures[i]}
+	run = append(g.run[:0], g.gestures[i])
 	for j := i + 1; j < len(g.gestures); j++ {
 		x := g.gestures[j]
 		if in, _ := g.inTalk(x); in {
@@ -213,10 +215,12 @@ func (g *grouper) firstRun() (run, rest []gest) {
 		}
 		prev := run[len(run)-1]
 		if x.at-prev.at >= g.gap || g.talkBetween(prev, x.at) {
+			g.run = run
 			return run, g.gestures[j:]
 		}
 		run = append(run, x)
 	}
+	g.run = run
 	return run, nil
 }
 

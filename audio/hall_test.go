@@ -39,10 +39,9 @@ func TestAHallNamesALateHitAsADryRoomWould(t *testing.T) {
 		require.NoError(t, Drain(w, 4096, func(x []float64) error { l.Write(x); return nil }))
 		l.Close()
 	}
-	l := NewListener(16000, Config{}, func(Event) {})
 	judge := func(f gesture.Features, wet float64) gesture.Kind {
-		l.reverb.wet, l.holed = wet, false
-		return l.cfg.Judge(0, f)
+		c := judgeContext{Band: gesture.Wide, Wet: wet, Margin: marginToward(WetMargin, wet), Last: lastGesture{on: -1}}
+		return (&shippedJudge{}).judge(f, c).Kind
 	}
 	changed := 0
 	for _, f := range bangs {

@@ -14,18 +14,15 @@ import (
 // (a gate that closed between them) there is none to land on, so an onset
 // after silence is never made a bang by the run rule.
 func TestNoRepeatedBangAcrossDigitalSilence(t *testing.T) {
-	l := NewListener(16000, Config{}, func(Event) {})
-	assert.False(t, l.mayRepeat(), "no bang heard yet")
-	l.lastGest = lastGesture{on: 1600, kind: gesture.Bang, level: -20}
-	assert.True(t, l.mayRepeat(), "after a bang, on its ringing")
-	l.holed = true
-	assert.False(t, l.mayRepeat(), "after a bang, but across digital silence")
-	l.holed = false
-	l.lastGest.kind = gesture.Clap
-	assert.False(t, l.mayRepeat(), "after a clap")
-	judged := NewListener(16000, Config{Judge: func(int64, gesture.Features) gesture.Kind { return gesture.Other }}, func(Event) {})
-	judged.lastGest = lastGesture{on: 1600, kind: gesture.Bang, level: -20}
-	assert.False(t, judged.mayRepeat(), "another judge than the shipped network")
+	c := judgeContext{Last: lastGesture{on: -1}}
+	assert.False(t, mayRepeat(c), "no bang heard yet")
+	c.Last = lastGesture{on: 1600, kind: gesture.Bang, level: -20}
+	assert.True(t, mayRepeat(c), "after a bang, on its ringing")
+	c.Holed = true
+	assert.False(t, mayRepeat(c), "after a bang, but across digital silence")
+	c.Holed = false
+	c.Last.kind = gesture.Clap
+	assert.False(t, mayRepeat(c), "after a clap")
 }
 
 // heardHit plays a room at -60 dBFS for a second, then, when holed, 0.3 s of
@@ -81,9 +78,9 @@ func TestAfterDigitalSilenceTheReverbMarginDoesNotApply(t *testing.T) {
 	l := NewListener(16000, Config{}, func(Event) {})
 	hear(&l.reverb, rand.New(rand.NewPCG(3, 4)), 3, 1.0)
 	require.Less(t, l.reverb.margin(), gesture.Margin, "a hall")
-	assert.Less(t, l.margin(-10), gesture.Margin, "over the room, the hall's margin")
-	l.holed = true
-	assert.Equal(t, gesture.Margin, l.margin(-10), "after digital silence, the full margin")
+	f := gesture.Features{Level: -10, Above: 50}
+	assert.Less(t, l.context(0, f, false).Margin, gesture.Margin, "over the room, the hall's margin")
+	assert.Equal(t, gesture.Margin, l.context(0, f, true).Margin, "after digital silence, the full margin")
 }
 
 // A stream that starts behind a closed gate has let no room through when

@@ -2,13 +2,10 @@ package audio
 
 import (
 	"math"
-	"sort"
 
 	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/internal/condition"
-	"github.com/tableref/tableref/audio/internal/decimate"
 	"github.com/tableref/tableref/audio/internal/level"
-	"github.com/tableref/tableref/audio/onset"
 	"github.com/tableref/tableref/audio/voice"
 )
 
@@ -120,42 +117,6 @@ const RoomUnknownDB = -70.0
 // Listener (a quiet signal crosses zero, but not for this long).
 const silenceRun = 16
 
-// fillSilence replaces each run of digital silence in x (exact zeros, at
-// least silenceRun samples) by noise at db dBFS.
-func (l *Listener) fillSilence(x []float64, db float64) {
-	amp := math.Pow(10, db/20) * math.Sqrt(3) // uniform noise of that RMS
-	for i := 0; i < len(x); {
-		j := i
-		for j < len(x) && x[j] == 0 {
-			j++
-		}
-		if j-i >= silenceRun {
-			for k := i; k < j; k++ {
-				l.noise = l.noise*6364136223846793005 + 1442695040888963407
-				x[k] = amp * (float64(l.noise>>11)/(1<<53)*2 - 1)
-			}
-		}
-		i = max(j, i+1)
-	}
-}
-
-// afterSilence reports whether the samples just before an onset hold digital
-// silence (a run of at least silenceRun exact zeros).
-func afterSilence(before []float64) bool {
-	run := 0
-	for _, v := range before {
-		if v == 0 {
-			run++
-			if run >= silenceRun {
-				return true
-			}
-		} else {
-			run = 0
-		}
-	}
-	return false
-}
-
 // MinSpacing is the shortest time between two onsets, in seconds: sightings
 // of a sound closer than this to an earlier one are the same sound (nobody
 // claps twice in 50 ms).
@@ -166,73 +127,69 @@ const MinSpacing = 0.05
 // Write, exactly the same way for a live microphone and a file, and calls emit
 // synchronously as soon as each event is known. Memory is constant in the
 // length of the stream.
+//
+// It is a pipeline of stages, each with its own state, that hand each other
+// what they found:
+//
+//	raw samples ─ meter, doctor ─────────────────────────────► Level, Mic
+//	  │
+//	conditioning (condition.Conditioner: DC, hum, holes)
+//	  │ clean samples ─► history; roomFloor; voice.Detector ─► voicedFrames,
+//	  │                  wordWatch, grouper (talk) ──────────► Talk
+//	onsetStage (decimate, STFT, band flux, picker, refine)
+//	  │ analysis frames ─► bandWatch (a microphone or a telephone line)
+//	  │ sightings
+//	candidates (one per sound; the stream's first sound heard out)
+//	  │ a candidate due
+//	featureStage (gesture.Analyzer; the room behind digital silence; a
+//	  │ telephone line brought down) ─► gesture.Features
+//	judge (judgeContext: band, after silence, how reverberant and how loud
+//	  │ the room, the margin, the last gesture; the shipped judge's
+//	  │ option: the table's calibration) ─► judgement
+//	the first sound's and faintness rules ───────────────────► Onset
+//	  │ a gesture
+//	wordWatch (a word's first burst), loneWatch (a gesture alone),
+//	  │ finalQueue (Config.Final) ───────────────────────────► Retract
+//	grouper ─────────────────────────────────────────────────► Code
+//
+// The Listener itself only carries each stage's output to the next
+// (decide) and tells the watches what was judged.
 type Listener struct {
 	rate int
 	cfg  Config
 	emit func(Event)
+	pos  int64 // samples consumed
 
-	cond  *condition.Conditioner // DC, hum and holes removed before anything else
-	first int64                  // the first sample that is not zero (-1 before it)
-	clean []float64              // the conditioned samples of the current chunk
+	// conditioning, and what follows the raw or clean samples as they come
+	cond   *condition.Conditioner // DC, hum and holes removed before anything else
+	clean  []float64              // the conditioned samples of the current chunk
+	hist   history                // the latest conditioned samples
+	meter  meter
+	doc    doctor
+	voices *voice.Detector
+	onVoc  func(voice.Frame, bool) // voiced.add, word.voiceFrame and codes.voiced
 
-	dec  *decimate.Decimator // to the onset analysis rate
-	down []float64           // decimated samples of the current chunk
-	stft *onset.STFT
-	flux *onset.BandFlux
-	pick onset.Picker
-	an   gesture.Analyzer
+	// onsets, features and the judge
+	onsets   *onsetStage
+	frameFn  func([]float64) // band.frame
+	sightFn  func(sighting)  // sighted
+	cands    candidates
+	features *featureStage
+	judge    judge
 
-	hist     history
-	pos      int64 // samples consumed
-	pending  *candidate
-	after    int64     // samples of a sound heard before it is judged
-	decided  candidate // the last candidate judged (on = -1 before any)
-	wasGest  bool      // whether it was judged a gesture
-	lastGest lastGesture
-	shipped  bool // the shipped classifier judges (Config.Judge was nil)
-	band     bandWatch
-	line     lineDown
-	codes    grouper
-	meter    meter
-	doc      doctor
-	room     roomFloor
-	voices   *voice.Detector
-	voiced   voicedFrames
-	word     wordWatch
-	onFrame  func(voice.Frame, bool) // voiced.add and word.voiceFrame
-	scratch  []float64
-	judged   []float64 // the samples around an onset, as judged
-	noise    uint64    // state of the noise that stands in for digital silence
-	reverb   reverbWatch
-	loud     loudRoom
-	final    *finalQueue // with Config.Final: what waits on a gesture's verdict
-	alone    loneWatch
-	holed    bool // the onset being judged came after digital silence
-	hall     bool // the onset just judged is a gesture only as heard in a hall (see HallAttackMs)
-}
+	// what the judge is told of an onset's surroundings (see context)
+	room   roomFloor    // the room's quiet level
+	band   bandWatch    // a microphone heard in full or a telephone line
+	voiced voicedFrames // which of the latest voice frames were voiced
+	reverb reverbWatch  // how reverberant the room is
+	loud   loudRoom     // how far the hands stand over the room, and how loud they are
+	last   lastGesture  // the last gesture reported
 
-// lastGesture is the last onset emitted as a gesture.
-type lastGesture struct {
-	on    int64 // -1 before any
-	kind  gesture.Kind
-	level float64
-}
-
-type candidate struct {
-	on       int64
-	strength float64
-	wait     int64 // samples of it to hear before it is judged
-	first    bool  // it starts the stream's sound (see FirstWait)
-	looked   bool  // a first sound's loudness has been looked at (see FirstLoudDB)
-}
-
-// due is the sample at which p is next looked at: judged, or, for the
-// stream's first sound, measured after the usual wait (after samples).
-func (p *candidate) due(after int64) int64 {
-	if p.first && !p.looked {
-		return p.on + min(after, p.wait)
-	}
-	return p.on + p.wait
+	// the watches on each gesture, and the codes
+	word  wordWatch
+	alone loneWatch
+	final *finalQueue // with Config.Final: what waits on a gesture's verdict
+	codes grouper
 }
 
 // NewListener makes a Listener for a stream at rate Hz.
@@ -243,63 +200,41 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 	if cfg.Threshold <= 0 {
 		cfg.Threshold = DefaultThreshold
 	}
-	var l *Listener
-	shipped := cfg.Judge == nil
-	if shipped {
-		cfg.Judge = func(_ int64, f gesture.Features) gesture.Kind {
-			m := gesture.Model(l.band.band)
-			if l.band.band == gesture.Wide && l.loud.noisy(f.Above, l.holed) {
-				m = gesture.LoudRoomModel()
-			}
-			k := m.ClassifyWith(f, l.margin(f.Level))
-			l.hall = false
-			if !l.holed && l.reverb.wet >= 1 && (f.AttackMs > HallAttackMs || f.Decay > HallDecayDB) {
-				f.AttackMs = min(f.AttackMs, HallAttackMs)
-				f.Decay = min(f.Decay, HallDecayDB)
-				h := m.ClassifyWith(f, l.margin(f.Level))
-				l.hall = h.IsGesture() && !k.IsGesture()
-				k = h
-			}
-			return k
-		}
-	}
-	dec := decimate.New(max(1, rate/AnalysisRate), 0.9)
-	arate := rate / dec.Factor
-	n, hop := onset.FrameSizes(arate)
-	l = &Listener{
-		reverb:   newReverbWatch(),
-		loud:     newLoudRoom(),
+	l := &Listener{
 		rate:     rate,
 		cfg:      cfg,
 		emit:     emit,
 		cond:     condition.New(rate),
-		dec:      dec,
-		stft:     onset.NewSTFT(n, hop),
-		flux:     onset.NewBandFlux(arate, n, hop),
-		pick:     onset.Picker{Threshold: cfg.Threshold},
 		hist:     history{keep: int(0.25 * float64(rate))},
-		decided:  candidate{on: -1},
-		lastGest: lastGesture{on: -1},
-		shipped:  shipped,
-		first:    -1,
-		after:    int64(gesture.After * float64(rate)),
+		voices:   voice.NewDetector(rate),
+		onsets:   newOnsetStage(rate, cfg.Threshold),
+		cands:    newCandidates(rate),
+		features: newFeatureStage(rate),
+		judge:    &shippedJudge{cal: cfg.Calibration},
+		reverb:   newReverbWatch(),
+		loud:     newLoudRoom(),
+		last:     lastGesture{on: -1},
+		word:     newWordWatch(rate),
+	}
+	if cfg.Judge != nil {
+		l.judge = funcJudge(cfg.Judge)
 	}
 	if cfg.Final {
 		l.final = &finalQueue{out: emit}
 		l.emit = l.final.emit
 	}
+	arate, n, hop := l.onsets.analysis()
 	l.band = newBandWatch(rate, arate, n, hop)
-	l.line = newLineDown(rate)
+	l.frameFn = l.band.frame
+	l.sightFn = l.sighted
 	l.codes.gap = int64(cfg.Gap * float64(rate))
 	l.alone = newLoneWatch(l.codes.gap, int64(CompanyFrom*float64(rate)))
 	l.codes.current = -1
 	l.codes.minTalk = int64(MinTalk * float64(rate))
 	l.codes.cutBefore = int64(TalkCutBefore * float64(rate))
 	l.codes.quietBy = TalkUnderGestureDB
-	l.voices = voice.NewDetector(rate)
 	l.voiced.keep = int64(gesture.VoicedSeconds * float64(rate))
-	l.word = newWordWatch(rate)
-	l.onFrame = func(f voice.Frame, v bool) {
+	l.onVoc = func(f voice.Frame, v bool) {
 		if v {
 			l.codes.voiced(f.End, f.Level)
 		}
@@ -312,9 +247,15 @@ func NewListener(rate int, cfg Config, emit func(Event)) *Listener {
 }
 
 // SetCalibration makes c the Listener's calibration (Config.Calibration)
-// from the next sound judged on; nil drops it. Call it from the goroutine
-// that calls Write.
-func (l *Listener) SetCalibration(c *gesture.Calibration) { l.cfg.Calibration = c }
+// from the next sound judged on; nil drops it. It is the shipped judge's:
+// a Config.Judge is not changed by it. Call it from the goroutine that calls
+// Write.
+func (l *Listener) SetCalibration(c *gesture.Calibration) {
+	l.cfg.Calibration = c
+	if s, ok := l.judge.(*shippedJudge); ok {
+		s.cal = c
+	}
+}
 
 // SampleRate is the rate the Listener was made for.
 func (l *Listener) SampleRate() int { return l.rate }
@@ -334,21 +275,14 @@ func (l *Listener) Position() int64 { return l.pos }
 // at the start of a file, so the room's hiss arriving is not a sound
 // starting.
 func (l *Listener) Write(x []float64) {
-	if l.first < 0 {
-		for i, v := range x {
-			if v != 0 {
-				l.first = l.pos + int64(i)
-				break
-			}
-		}
-	}
-	hop := l.stft.Hop * l.dec.Factor
+	l.cands.heard(x, l.pos)
+	hop := l.onsets.hop()
 	for len(x) > 0 {
 		k := min(hop, len(x))
-		if p := l.pending; p != nil {
-			// stop exactly where the pending onset is due, so it is
-			// judged (and emitted) the moment enough of it is heard
-			if due := p.due(l.after) - l.pos; due > 0 && due < int64(k) {
+		// stop exactly where the waiting onset is due, so it is judged
+		// (and emitted) the moment enough of it is heard
+		if at := l.cands.next(); at >= 0 {
+			if due := at - l.pos; due > 0 && due < int64(k) {
 				k = int(due)
 			}
 		}
@@ -360,9 +294,8 @@ func (l *Listener) Write(x []float64) {
 		x = x[k:]
 		l.room.add(chunk, l.rate)
 		l.word.samples(chunk)
-		l.voices.Push(chunk, l.onFrame, l.talk)
-		l.down = l.dec.Process(chunk, l.down[:0])
-		l.stft.Push(l.down, l.frame)
+		l.voices.Push(chunk, l.onVoc, l.talk)
+		l.onsets.push(chunk, &l.hist, l.frameFn, l.sightFn)
 		l.settle()
 	}
 }
@@ -370,8 +303,8 @@ func (l *Listener) Write(x []float64) {
 // Close ends the stream: a pending onset is classified with what there is,
 // and an open code is emitted.
 func (l *Listener) Close() {
-	if l.pending != nil {
-		l.decide()
+	if p := l.cands.take(); p != nil {
+		l.decide(p)
 	}
 	l.endWatch(l.pos)
 	for _, a := range l.alone.end() {
@@ -386,60 +319,18 @@ func (l *Listener) Close() {
 	}
 }
 
-// frame handles one STFT frame: frame f covers samples [f*hop, f*hop+N).
-func (l *Listener) frame(f int64, power []float64) {
-	l.band.frame(power)
-	peak, strength := l.pick.Next(l.flux.Next(power))
-	if !peak {
-		return
+// sighted takes a sound the onset stage saw starting.
+func (l *Listener) sighted(s sighting) {
+	if p := l.cands.sight(s, l.stays); p != nil {
+		l.decide(p)
 	}
-	// The peak was the previous frame; map its span back to input samples
-	// (the decimator delays its output) and widen it by a hop each side.
-	fac, delay := int64(l.dec.Factor), int64(l.dec.Delay)
-	hop, n := int64(l.stft.Hop)*fac, int64(l.stft.N)*fac
-	start := (f-1)*hop - delay
-	c := candidate{on: l.refine(start-hop-delay, start+n+hop+delay), strength: strength, wait: l.after}
-	if l.first >= 0 && c.on-l.first < int64(FirstSpan*float64(l.rate)) {
-		c.first, c.wait = true, int64(FirstWait*float64(l.rate))
-	}
-	spacing := int64(MinSpacing * float64(l.rate))
-	if d := l.decided; d.on >= 0 && c.on < d.on+spacing && (l.wasGest || c.strength <= d.strength) {
-		// A later sighting of a sound already judged. After a mere blip, a
-		// stronger sound is a new one; after a gesture, nothing is.
-		return
-	}
-	if p := l.pending; p != nil {
-		if p.first && c.on < p.on+p.wait && c.strength <= p.strength && l.stays(p) {
-			// A weaker sound while the stream's first is being heard out,
-			// which has not died away yet: part of it (the second burst of
-			// a bang, its rattle), not a reason to judge it early.
-			return
-		}
-		if abs64(c.on-p.on) < spacing {
-			// One sound, seen twice (a noise blip before it, a second burst
-			// of a clap): keep the stronger sighting.
-			if c.strength > p.strength {
-				l.pending = &c
-			}
-			return
-		}
-		l.decide()
-	}
-	l.pending = &c
 }
 
 // settle emits what is due at the current position: the pending onset once
 // After seconds of it have been heard, and a code once the gap has passed.
 func (l *Listener) settle() {
-	if p := l.pending; p != nil && p.first && !p.looked && l.pos >= p.due(l.after) {
-		// Far louder than any room's hiss: a sound like any other.
-		p.looked = true
-		if l.measure(p).Level >= FirstLoudDB {
-			p.wait = min(p.wait, l.after)
-		}
-	}
-	if p := l.pending; p != nil && l.pos >= p.on+p.wait {
-		l.decide()
+	if p := l.cands.due(l.pos, l.firstLevel); p != nil {
+		l.decide(p)
 	}
 	if l.word.on >= 0 && l.pos >= l.word.dueAt(l.rate) {
 		l.endWatch(l.pos)
@@ -448,10 +339,7 @@ func (l *Listener) settle() {
 		r.measure(l.hist.slice(r.on, r.dueAt(l.rate)), l.rate, l.room.floor)
 	}
 	l.codes.tick(l.voices.LastVoiced())
-	var hold int64 = -1
-	if l.pending != nil {
-		hold = l.pending.on
-	}
+	hold := l.cands.waiting()
 	if l.word.on >= 0 && (hold < 0 || l.word.on < hold) {
 		hold = l.word.on // it may yet leave the code
 	}
@@ -467,67 +355,19 @@ func (l *Listener) settle() {
 	}
 }
 
-// decide classifies the pending onset and emits it.
-func (l *Listener) decide() {
-	p := l.pending
-	l.pending = nil
-	l.decided = *p
-	before := int64(gesture.Before * float64(l.rate))
-	from := max(p.on-before, l.hist.start)
-	seg := l.hist.slice(from, l.pos)
-	roomDB, holed := 0.0, false
-	if pre := seg[:p.on-from]; afterSilence(pre) {
-		holed = true
-		// Digital silence before the onset (a gate that was closed, a
-		// stream not yet started) is no room at all: against it any sound
-		// rises by 100 dB. The sound is judged against the room as it was
-		// last heard instead: the silence is replaced, for measuring only,
-		// by quiet noise at the room's level.
-		roomDB = RoomUnknownDB
-		if db, ok := l.cond.BehindSilence(from); ok {
-			roomDB = db
-		}
-		l.judged = append(l.judged[:0], seg...)
-		l.fillSilence(l.judged[:len(pre)], roomDB)
-		seg = l.judged
-	}
-	measure := func() gesture.Features {
-		var f gesture.Features
-		if k := l.line.factor; k > 1 && l.band.band == gesture.Narrow {
-			// A telephone line the sound server resampled up: measured as
-			// the line itself sounds, at about 8 kHz, as the network for
-			// such lines was taught.
-			at := int(p.on - from)
-			f = l.an.Measure(l.line.down(seg, at), at/k, l.rate/k)
-		} else {
-			f = l.an.Measure(seg, int(p.on-from), l.rate)
-		}
-		f.Above = f.Level - l.room.floor
-		if holed {
-			f.Above = f.Level - roomDB // the same room it was judged against
-		}
-		f.Voiced = l.voiced.share(p.on)
-		return f
-	}
-	feat := measure()
-	l.holed = holed
-	kind := l.cfg.Judge(p.on, feat)
-	if c := l.cfg.Calibration; l.shipped && c != nil && c.Band() == l.band.band {
-		kind = c.Name(feat, kind) // this table's own claps and bangs, as the check taught them
-	}
-	if g := l.lastGest; kind == gesture.Other && l.mayRepeat() {
-		since := float64(p.on-g.on) / float64(l.rate)
-		if !feat.Considered() && feat.Sudden >= gesture.RepeatRise && since <= gesture.RepeatMax {
-			// It may be a bang of the run that barely lifted the ringing
-			// of the last: measured in full to be asked.
-			l.an.Rise = gesture.RepeatRise
-			feat = measure()
-			l.an.Rise = 0
-		}
-		if gesture.Model(l.band.band).Repeats(feat, since, g.level) {
-			kind = gesture.Bang // another bang of a run, on the ringing of the last
-		}
-	}
+// decide measures candidate p, has it judged, and reports it: the feature
+// stage measures it in its surroundings, the judge names it in its context,
+// the first sound's and faintness rules have their say, and a gesture goes
+// to its watches and to the codes.
+func (l *Listener) decide(p *candidate) {
+	from := max(p.on-int64(gesture.Before*float64(l.rate)), l.hist.start)
+	snd := l.features.hear(l.hist.slice(from, l.pos), int(p.on-from), from, l.cond.BehindSilence)
+	fc := featureContext{Floor: l.room.floor, Narrow: l.band.band == gesture.Narrow, Voiced: l.voiced.share(p.on)}
+	feat := l.features.measure(snd, fc, 0)
+	ctx := l.context(p.on, feat, snd.holed)
+	ctx.Remeasure = func(rise float64) gesture.Features { return l.features.measure(snd, fc, rise) }
+	j := l.judge.judge(feat, ctx)
+	feat, kind := j.Features, j.Kind
 	if p.first && kind.IsGesture() && l.staysAt(p, feat.Level) {
 		// The stream's first sound: the room arriving (a microphone
 		// starting) or a gesture (a gate opening for it). A gesture dies
@@ -537,7 +377,7 @@ func (l *Listener) decide() {
 	if kind.IsGesture() && feat.Level < MinGestureDB {
 		kind = gesture.Other // too faint to be a hand on a table or a clap near it
 	}
-	l.wasGest = kind.IsGesture()
+	l.cands.judged(kind.IsGesture())
 	if kind == gesture.Other && feat.Sudden < MinRise {
 		return // the level barely moved: a flicker of a sound already going, not an onset
 	}
@@ -564,10 +404,10 @@ func (l *Listener) decide() {
 		l.emit(o)
 	}
 	l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
-	l.lastGest = lastGesture{o.Sample, o.Kind, feat.Level}
+	l.last = lastGesture{o.Sample, o.Kind, feat.Level}
 	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
-	l.word.hall = l.hall
-	if holed {
+	l.word.hall = j.Hall
+	if snd.holed {
 		// A gate opening on talk after digital silence names a burst whose
 		// "tail" is the talk going on: taken for a reverberant room's, it
 		// lowered the margin for the next gate opening. Only gestures heard
@@ -578,34 +418,34 @@ func (l *Listener) decide() {
 	}
 	// How loud the room is, only a gesture named with the full margin
 	// over the room itself (not after digital silence) tells: see loudRoom.
-	sure := !holed && (!l.shipped || gesture.Model(l.band.band).ClassifyWith(feat, gesture.Margin).IsGesture())
-	l.loud.heard(feat.Above, feat.Level, sure)
+	l.loud.heard(feat.Above, feat.Level, l.judge.sure(feat, ctx))
 }
 
-// margin is the classifier's margin for the onset being judged, whose
-// loudest millisecond is at level dBFS: lowered in a reverberant or a loud
-// room, raised for a sound faint beside the hands heard. A reverberant
-// room's lower margin does not apply after digital silence: behind a gate,
-// what opens it on talk is named under the full margin, as the reverb watch
-// (which hears only gestures over the room) cannot tell a gate's talk from
-// a hall's ringing.
-func (l *Listener) margin(level float64) float64 {
+// context is what the judge goes by for the onset at sample on, with
+// features f (holed: measured after digital silence), besides f itself: the
+// stream's band, the room as heard so far, the margin and the last gesture.
+//
+// The margin is lowered in a reverberant or a loud room and raised for a
+// sound faint beside the hands heard (its loudest millisecond is f.Level).
+// A reverberant room's lower margin does not apply after digital silence:
+// behind a gate, what opens it on talk is named under the full margin, as
+// the reverb watch (which hears only gestures over the room) cannot tell a
+// gate's talk from a hall's ringing.
+func (l *Listener) context(on int64, f gesture.Features, holed bool) judgeContext {
 	rev := l.reverb.margin()
-	if l.holed {
+	if holed {
 		rev = gesture.Margin
 	}
-	return min(rev, l.loud.margin()) + l.loud.faint(level)
-}
-
-// mayRepeat reports whether the onset being judged, named Other, may still
-// be another bang of a run (see gesture.Repeats): the shipped network
-// judges, and the last gesture was a bang. Never after digital silence
-// (l.holed): a gate that closed between them left no ringing for a bang to
-// land on, and a gate opening on talk after a false bang would otherwise
-// make a run of them.
-func (l *Listener) mayRepeat() bool {
-	g := l.lastGest
-	return l.shipped && !l.holed && g.on >= 0 && g.kind == gesture.Bang
+	return judgeContext{
+		On:     on,
+		Band:   l.band.band,
+		Holed:  holed,
+		Wet:    l.reverb.wet,
+		Noisy:  l.loud.noisy(f.Above, holed),
+		Margin: min(rev, l.loud.margin()) + l.loud.faint(f.Level),
+		Last:   l.last,
+		Since:  float64(on-l.last.on) / float64(l.rate),
+	}
 }
 
 // endWatch ends the watch on the last gesture at sample end (the next
@@ -650,8 +490,8 @@ func (l *Listener) kept(on int64, kind gesture.Kind) {
 // retracted (live) or never reported (Config.Final).
 func (l *Listener) takeBack(on int64, kind gesture.Kind, alone bool) {
 	l.codes.remove(on)
-	if l.lastGest.on == on {
-		l.lastGest.on = -1
+	if l.last.on == on {
+		l.last.on = -1
 	}
 	if l.final != nil {
 		l.final.drop(on) // never reported
@@ -663,14 +503,14 @@ func (l *Listener) takeBack(on int64, kind gesture.Kind, alone bool) {
 // stays reports whether the stream's first sound p, as heard so far, has
 // stayed rather than died away (see staysAt).
 func (l *Listener) stays(p *candidate) bool {
-	return l.staysAt(p, l.measure(p).Level)
+	return l.staysAt(p, l.firstLevel(p))
 }
 
-// measure measures the features of p as heard so far (as they are, with no
-// silence filled).
-func (l *Listener) measure(p *candidate) gesture.Features {
+// firstLevel is the loudest millisecond, dBFS, of the stream's first sound
+// p as heard so far (as it is, with no silence filled).
+func (l *Listener) firstLevel(p *candidate) float64 {
 	from := max(p.on-int64(gesture.Before*float64(l.rate)), l.hist.start)
-	return l.an.Measure(l.hist.slice(from, l.pos), int(p.on-from), l.rate)
+	return l.features.measureAsIs(l.hist.slice(from, l.pos), int(p.on-from)).Level
 }
 
 // staysAt reports whether the stream's first sound p, whose loudest
@@ -681,7 +521,7 @@ func (l *Listener) measure(p *candidate) gesture.Features {
 // says nothing: it has not stayed.
 func (l *Listener) staysAt(p *candidate, peak float64) bool {
 	end := min(p.on+p.wait, l.pos)
-	begin := p.on + l.after
+	begin := p.on + l.cands.after
 	blk := max(int64(l.rate)/100, 1)
 	if end-begin < 2*blk {
 		return false
@@ -697,62 +537,15 @@ func (l *Listener) staysAt(p *candidate, peak float64) bool {
 	return quiet > peak-FirstDecayDB
 }
 
-// refine finds where the sound that peaked in [a, b) starts: the loudest
-// millisecond of the span, then back while the level stays well above the
-// background heard just before the span.
-func (l *Listener) refine(a, b int64) int64 {
-	rate := int64(l.rate)
-	blk, step := max(rate/1000, 1), max(rate/2000, 1)
-	a = max(a, l.hist.start)
-	b = min(b, l.pos)
-	env := func(s int64) float64 { return level.DB(level.MeanSquare(l.hist.slice(s, min(s+blk, l.pos)))) }
-	if b-a < blk {
-		return max(a, 0)
-	}
-	pk, at := math.Inf(-1), a
-	for s := a; s+blk <= b; s += step {
-		if e := env(s); e > pk {
-			pk, at = e, s
-		}
-	}
-	l.scratch = l.scratch[:0]
-	for s := max(a-rate/50, l.hist.start); s+blk <= a; s += step {
-		l.scratch = append(l.scratch, env(s))
-	}
-	bg := pk - 30
-	if len(l.scratch) > 0 {
-		sort.Float64s(l.scratch)
-		bg = l.scratch[len(l.scratch)/2]
-	}
-	// The start is where the level first stands well above the background,
-	// and within RefineRange dB of the peak: a faint lead-in of a drum
-	// sample or the tail of the room is not the hit.
-	thr := math.Max(bg+math.Max(6, 0.25*(pk-bg)), pk-RefineRange)
-	// A low thump's millisecond level dips at each zero crossing of its
-	// waveform: the walk goes on over dips of up to RefineGapMs, and ends
-	// at the earliest millisecond above the threshold.
-	on, gap := at, max(int64(RefineGapMs*float64(rate)/1000), step)
-	for s := at - step; s >= max(a-rate*3/100, l.hist.start) && on-s <= gap; s -= step {
-		if env(s) > thr {
-			on = s
-		}
-	}
-	return on
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
 // history keeps the most recent samples of the stream, at least keep of them.
 type history struct {
 	keep  int
 	buf   []float64
 	start int64 // stream index of buf[0]
 }
+
+// end is the stream index just after the last sample kept.
+func (h *history) end() int64 { return h.start + int64(len(h.buf)) }
 
 func (h *history) append(x []float64) {
 	if len(h.buf)+len(x) > 2*h.keep+len(x) {
