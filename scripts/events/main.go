@@ -5,12 +5,14 @@
 // path left its behaviour exactly as it was: it uses only audio's public
 // API, so the same source builds against an older checkout.
 //
-//	go run ./scripts/events [-live] [-alone] [-block N] FILE...
+//	go run ./scripts/events [-live] [-alone] [-block N] [-calibration FILE] FILE...
 //
 // By default the Listener gives final verdicts (Config.Final), as `tableref
 // listen --wav` does; -live hears the file as a microphone is heard
 // (gestures at once, Retract events), in blocks of -block samples (256, a
-// microphone's buffer, by default with -live; 4096 otherwise). The file is
+// microphone's buffer, by default with -live; 4096 otherwise);
+// -calibration hears with what a microphone check taught (Config.Calibration,
+// a file of listen --check --save-calibration). The file is
 // read in the calling goroutine, so a stereo file's channel report
 // (Config.Channels) is the same on every run.
 package main
@@ -22,14 +24,16 @@ import (
 	"os"
 
 	"github.com/tableref/tableref/audio"
+	"github.com/tableref/tableref/audio/gesture"
 )
 
 func main() {
 	live := flag.Bool("live", false, "hear the file as a live microphone (Config.Final false): gestures at once, and Retract events")
 	alone := flag.Bool("alone", false, "keep a gesture that is alone (Config.KeepAlone)")
 	block := flag.Int("block", 0, "samples per Write (default 256 with -live, else 4096)")
+	calFile := flag.String("calibration", "", "hear with the calibration in this file (listen --check --save-calibration)")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/events [-live] [-alone] [-block N] FILE.wav...")
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/events [-live] [-alone] [-block N] [-calibration FILE] FILE.wav...")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -43,10 +47,21 @@ func main() {
 			*block = 256
 		}
 	}
+	var cal *gesture.Calibration
+	if *calFile != "" {
+		b, err := os.ReadFile(*calFile)
+		if err == nil {
+			cal, err = gesture.ParseCalibration(b)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "events: %v\n", err)
+			os.Exit(1)
+		}
+	}
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
 	defer out.Flush()
 	for _, name := range flag.Args() {
-		if err := hear(out, name, *live, *alone, *block); err != nil {
+		if err := hear(out, name, *live, *alone, *block, cal); err != nil {
 			out.Flush()
 			fmt.Fprintf(os.Stderr, "events: %s: %v\n", name, err)
 			os.Exit(1)
@@ -54,14 +69,14 @@ func main() {
 	}
 }
 
-func hear(out *bufio.Writer, name string, live, alone bool, block int) error {
+func hear(out *bufio.Writer, name string, live, alone bool, block int, cal *gesture.Calibration) error {
 	w, err := audio.OpenWAV(name)
 	if err != nil {
 		return err
 	}
 	defer w.Close()
 	fmt.Fprintf(out, "== %s rate %d\n", name, w.SampleRate())
-	cfg := audio.Config{Final: !live, KeepAlone: alone, Channels: w.Channels}
+	cfg := audio.Config{Final: !live, KeepAlone: alone, Channels: w.Channels, Calibration: cal}
 	l := audio.NewListener(w.SampleRate(), cfg, func(ev audio.Event) {
 		switch e := ev.(type) {
 		case *audio.Onset:
