@@ -88,9 +88,14 @@ type Analyzer struct {
 	win  []float64    // the span a predictor is fitted to, windowed
 	low  []float64    // the low band, decimated
 	acf  []float64
-	wlen int // samples in the last spectrum's window
-	env  []float64
-	half []float64 // the spectrum's span at half the rate
+	// log2fr[k] is math.Log2 of bin k's frequency at the rate log2Rate
+	// (the spectrum's centroid weighs each bin by it): worked out once per
+	// length and rate rather than for every onset.
+	log2fr   []float64
+	log2Rate int
+	wlen     int // samples in the last spectrum's window
+	env      []float64
+	half     []float64 // the spectrum's span at half the rate
 
 	// Rise, when above zero and under MinRise, is the least rise (Sudden,
 	// dB) of an onset measured in full although it was not Considered: a
@@ -253,6 +258,12 @@ func (a *Analyzer) spectrum(w, before []float64, rate int, f *Features) {
 	for k := range a.pow {
 		a.pow[k] = 0
 	}
+	if len(a.log2fr) != len(a.coef) || a.log2Rate != rate {
+		a.log2fr, a.log2Rate = a.log2fr[:0], rate
+		for k := range a.coef {
+			a.log2fr = append(a.log2fr, math.Log2(float64(k)*bin))
+		}
+	}
 	var tot, logc, low, high, formant, flatLog, flatSum float64
 	var all, allLow, allHigh, preLow, preHigh float64
 	var flatN int
@@ -276,7 +287,7 @@ func (a *Analyzer) spectrum(w, before []float64, rate int, f *Features) {
 		p := math.Max(0, heard-PreFactor*a.pre[k])
 		a.pow[k] = complex(p, 0)
 		tot += p
-		logc += p * math.Log2(fr)
+		logc += p * a.log2fr[k]
 		if fr < 500 {
 			low += p
 		}

@@ -2,15 +2,15 @@
 // interface (fourier.FFT's Coefficients and Sequence, with the same scaling)
 // and gonum's results, but for lengths that are powers of two, which are
 // most of the analysers' lengths, it runs a complex FFT of half the length
-// (github.com/argusdusty/gofft) on the samples taken in pairs and untangles
-// the two halves: about twice as fast as gonum's FFTPACK port at the
-// lengths used here (64 to 4096). Other lengths go to gonum.
+// (cplan: github.com/argusdusty/gofft's results, planned) on the samples
+// taken in pairs and untangles the two halves: about twice as fast as
+// gonum's FFTPACK port at the lengths used here (64 to 4096). Other lengths
+// go to gonum.
 package rfft
 
 import (
 	"math"
 
-	"github.com/argusdusty/gofft"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -20,6 +20,7 @@ type FFT struct {
 	n       int
 	slow    *fourier.FFT // lengths that are not a power of two
 	z       []complex128 // the half-length complex sequence
+	half    *cplan       // its FFT
 	twiddle []complex128 // exp(-2πik/n), k < n/2
 }
 
@@ -32,6 +33,7 @@ func New(n int) *FFT {
 	}
 	h := n / 2
 	f.z = make([]complex128, h)
+	f.half = newCPlan(h)
 	f.twiddle = make([]complex128, h)
 	for k := range f.twiddle {
 		s, c := math.Sincos(-2 * math.Pi * float64(k) / float64(n))
@@ -71,7 +73,7 @@ func (f *FFT) Coefficients(dst []complex128, seq []float64) []complex128 {
 	for m := range z {
 		z[m] = complex(seq[2*m], seq[2*m+1])
 	}
-	_ = gofft.FFT(z) // a power of two: cannot fail
+	f.half.forward(z)
 	// z holds E + iO, the spectra of the even and the odd samples, each
 	// of length h: E[k] = (Z[k] + Z*[h-k])/2, O[k] = (Z[k] - Z*[h-k])/2i.
 	z0 := z[0]
@@ -113,7 +115,7 @@ func (f *FFT) Sequence(dst []float64, coeff []complex128) []float64 {
 		or, oi := dr*tr-di*ti, dr*ti+di*tr
 		z[k] = complex(er-oi, ei+or)
 	}
-	_ = gofft.IFFT(z) // divides by h; gonum's inverse does not divide
+	f.half.inverse(z) // divides by h; gonum's inverse does not divide
 	for m, v := range z {
 		dst[2*m] = 2 * float64(h) * real(v)
 		dst[2*m+1] = 2 * float64(h) * imag(v)
