@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 
-	goaudio "github.com/go-audio/audio"
 	"github.com/go-audio/wav"
 )
 
@@ -38,20 +37,21 @@ func (i WAVInfo) Seconds() float64 {
 // the file's length.
 //
 // The file's chunk layout is checked first (so that a malformed or truncated
-// file fails at once with a clear error). Integer samples are decoded by
-// github.com/go-audio/wav; IEEE float samples (32 or 64 bits), which it
-// does not decode, are read here with encoding/binary.
+// file fails at once with a clear error). github.com/go-audio/wav reads the
+// header of integer samples, and its data reader gives their bytes, which
+// readInts decodes as its PCMBuffer does (but without a call and a reader
+// per sample, nor a new buffer per read); IEEE float samples (32 or 64
+// bits), which it does not decode, are read here with encoding/binary.
 type WAV struct {
 	info    WAVInfo
 	closer  io.Closer
-	dec     *wav.Decoder      // integer samples
-	ints    goaudio.IntBuffer // integer samples as decoded
-	floats  io.Reader         // float samples: the data chunk
-	raw     []byte            // float samples as read
-	buf     []float64         // interleaved samples decoded but not yet used
-	off     int               // next unused sample in buf
-	have    int               // decoded samples in buf
-	left    int64             // frames not yet returned
+	ints    io.Reader // integer samples: go-audio's reader of the data chunk
+	floats  io.Reader // float samples: the data chunk
+	raw     []byte    // samples as read
+	buf     []float64 // interleaved samples decoded but not yet used
+	off     int       // next unused sample in buf
+	have    int       // decoded samples in buf
+	left    int64     // frames not yet returned
 	scale   float64
 	mix     *Mixdown
 	monoBuf []float64 // mixed samples
@@ -116,9 +116,12 @@ func NewWAV(r io.ReadSeeker) (*WAV, error) {
 	if err := dec.FwdToPCM(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotWAV, err)
 	}
-	w.dec = dec
+	if dec.PCMChunk == nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotWAV, wav.ErrPCMChunkNotFound)
+	}
+	w.ints = dec.PCMChunk.R
 	w.scale = 1 / float64(int64(1)<<(lay.bits-1))
-	w.ints.Data = make([]int, len(w.buf))
+	w.raw = make([]byte, len(w.buf)*lay.bits/8)
 	return w, nil
 }
 
@@ -198,18 +201,46 @@ func (w *WAV) refill() {
 	}
 }
 
-// readInts decodes integer samples into dst with go-audio, scaled to [-1, 1).
+// readInts decodes integer samples into dst, scaled to [-1, 1). It reads as
+// go-audio's PCMBuffer did: one Read of up to len(dst) samples' bytes,
+// whose whole samples are decoded (a partial one at the end is dropped),
+// and an end of the data is no error but no samples (prefixed holds back an
+// error that came with bytes).
 func (w *WAV) readInts(dst []float64) (int, error) {
-	part := goaudio.IntBuffer{Data: w.ints.Data[:len(dst)]}
-	k, err := w.dec.PCMBuffer(&part)
-	var offset int
-	if w.info.Bits == 8 { // 8-bit WAV is unsigned
-		offset = 128
+	size := w.info.Bits / 8
+	m, err := w.ints.Read(w.raw[:len(dst)*size])
+	if err == io.EOF {
+		return 0, nil
 	}
-	for i, v := range part.Data[:k] {
-		dst[i] = float64(v-offset) * w.scale
+	if err != nil || m == 0 {
+		return 0, err
 	}
-	return k, err
+	n := m / size
+	raw := w.raw[:n*size]
+	switch size {
+	case 1: // 8-bit WAV is unsigned
+		for i, b := range raw {
+			dst[i] = float64(int(b)-128) * w.scale
+		}
+	case 2:
+		for i := range n {
+			dst[i] = float64(int(int16(binary.LittleEndian.Uint16(raw[2*i:])))) * w.scale
+		}
+	case 3:
+		for i := range n {
+			b := raw[3*i : 3*i+3 : 3*i+3]
+			v := int32(b[0]) | int32(b[1])<<8 | int32(b[2])<<16
+			if v&0x800000 != 0 {
+				v |= ^0xffffff
+			}
+			dst[i] = float64(int(v)) * w.scale
+		}
+	default:
+		for i := range n {
+			dst[i] = float64(int(int32(binary.LittleEndian.Uint32(raw[4*i:])))) * w.scale
+		}
+	}
+	return n, nil
 }
 
 // readFloats reads whole float samples into dst. Values outside [-1, 1]

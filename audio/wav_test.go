@@ -815,3 +815,48 @@ func TestWAVFixtures(t *testing.T) {
 		assert.InDelta(t, 220, crossings, 4)
 	})
 }
+
+// Integer samples are decoded to the same floats, bit for bit, as
+// go-audio's PCMBuffer decodes them, which the hearing's events were
+// measured with: every width, its extremes and random values, mono (so the
+// mixdown passes the samples through as they are).
+func TestWAVIntegersAsGoAudioDecodesThem(t *testing.T) {
+	for _, bits := range []int{8, 16, 24, 32} {
+		lo, hi := -(1 << (bits - 1)), 1<<(bits-1)-1
+		if bits == 8 {
+			lo, hi = 0, 255
+		}
+		stored := []int{lo, hi, lo + 1, hi - 1, 0, 1, -1}
+		if bits == 8 {
+			stored = []int{0, 255, 1, 254, 128, 127, 129}
+		}
+		state := uint64(bits)
+		for range 5000 {
+			state = state*6364136223846793005 + 1442695040888963407
+			stored = append(stored, lo+int(state>>33)%(hi-lo+1))
+		}
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("%d.wav", bits))
+		wtEncode(t, path, 16000, bits, 1, stored)
+
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		buf := &goaudio.IntBuffer{Data: make([]int, len(stored)+10)}
+		n, err := wav.NewDecoder(f).PCMBuffer(buf)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+		require.Equal(t, len(stored), n)
+		offset := 0
+		if bits == 8 {
+			offset = 128
+		}
+		scale := 1 / float64(int64(1)<<(bits-1))
+
+		_, got := wtOpenRead(t, path, 4096)
+		require.Len(t, got, n)
+		for i, v := range buf.Data[:n] {
+			if want := float64(v-offset) * scale; math.Float64bits(got[i]) != math.Float64bits(want) {
+				t.Fatalf("%d bits, sample %d (stored %d): %v, go-audio's %v", bits, i, stored[i], got[i], want)
+			}
+		}
+	}
+}
