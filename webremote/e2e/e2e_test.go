@@ -500,7 +500,7 @@ func atof(t *testing.T, s string) float64 {
 func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 	out := artifacts(t)
 	sv := serveAndBrowse(t, 8*time.Minute)
-	base, root := sv.base, sv.root
+	base := sv.base
 
 	// What only each game's own renderer writes, and what the first seat's
 	// phone draws of its private view.
@@ -512,6 +512,9 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 		"woodlouse": "#card", "louseflea": ".card.word", "troll": ".bridge", "celestial": ".card",
 		"pursesnatcher": ".banner", "insomnia": ".card", "minefield": ".grid5 .tok", "deck": ".card",
 	}
+	// A phone and a table tab, kept from game to game.
+	tabs := map[string]*tab{"phone": openTab(t, sv, "phone", screen{"phone", 360, 740}), "table": openTab(t, sv, "table", screen{"tv", 1920, 1080})}
+	tabs["phone"].do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)))
 	for _, id := range []string{"woodlouse", "louseflea", "troll", "celestial", "pursesnatcher", "insomnia", "minefield", "deck"} {
 		t.Run(id, func(t *testing.T) {
 			room, hostTok, seatTok := startRoom(t, base, id)
@@ -524,22 +527,9 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 				{"phone", "/j/" + room, "tableref.seat." + room, seatTok},
 				{"table", "/t/" + room, "tableref.host." + room, hostTok},
 			} {
-				var mu sync.Mutex
-				var errs []string
-				c, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext(), chromedp.WithListener(func(ev any) {
-					if e, ok := ev.(*runtime.EventExceptionThrown); ok {
-						mu.Lock()
-						errs = append(errs, fmt.Sprintf("%s (line %d)", e.ExceptionDetails.Text, e.ExceptionDetails.LineNumber))
-						mu.Unlock()
-					}
-				}))
-				defer cancel()
-				p := page{t, id + " " + side.name, c}
-				if side.name == "phone" {
-					p.do(chromedp.EmulateViewport(360, 740, chromedp.EmulateScale(2)))
-				} else {
-					p.do(chromedp.EmulateViewport(1920, 1080))
-				}
+				tb := tabs[side.name]
+				tb.moveTo(t, id+" "+side.name)
+				p := tb.page
 				p.do(chromedp.Navigate(base+"/static/app.css"),
 					chromedp.Evaluate[chromedp.Void](fmt.Sprintf("localStorage.setItem(%q, %q)", side.key, side.tok)),
 					chromedp.Navigate(base+side.path))
@@ -605,9 +595,9 @@ func TestEveryGameRendersOnThePhoneAndTheTable(t *testing.T) {
 						require.NotContains(t, p.text(`document.querySelector("#banner").textContent`), "over", "one tap does not end it")
 					}
 				}
-				mu.Lock()
-				require.Empty(t, errs, "script errors")
-				mu.Unlock()
+				tb.mu.Lock()
+				require.Empty(t, *tb.errs, "script errors")
+				tb.mu.Unlock()
 				p.shot(out, fmt.Sprintf("%s-%s.png", id, side.name))
 			}
 		})

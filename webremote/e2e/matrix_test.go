@@ -98,6 +98,15 @@ func openTab(t *testing.T, sv served, name string, size screen) *tab {
 	return tb
 }
 
+// moveTo makes the tab part of test t, under the name given, with no seat
+// and no script errors yet (a new room).
+func (tb *tab) moveTo(t *testing.T, name string) {
+	tb.t, tb.name, tb.seat = t, name, -1
+	tb.mu.Lock()
+	*tb.errs = nil
+	tb.mu.Unlock()
+}
+
 // tableState is what the matrix reads of the public table.
 type tableState struct {
 	Seq  int             `json:"seq"`
@@ -125,17 +134,23 @@ func TestTheScreenshotMatrix(t *testing.T) {
 	require.NoError(t, os.MkdirAll(out, 0o755))
 	players := map[string]int{"woodlouse": 3, "louseflea": 3, "troll": 1, "celestial": 4, "pursesnatcher": 2, "insomnia": 4, "minefield": 3, "deck": 3}
 	var rows []string
+	// One table tab and one phone tab for each size, kept from game to game:
+	// opening eight tabs, each in a browser context of its own, took as long
+	// as a game's screenshots.
+	var tables, phones []*tab
+	for _, s := range screens {
+		tables = append(tables, openTab(t, sv, "table", s))
+		phones = append(phones, openTab(t, sv, "phone", s))
+	}
 	for _, id := range []string{"woodlouse", "louseflea", "troll", "celestial", "pursesnatcher", "insomnia", "minefield", "deck"} {
 		t.Run(id, func(t *testing.T) {
 			names := matrixNames[:players[id]]
 			room, host, toks := roomOf(t, sv.base, id, players[id], names...)
 			rng := rand.New(rand.NewPCG(uint64(len(id)), 13))
-			var tables, phones []*tab
-			for _, s := range screens {
-				tb := openTab(t, sv, id+" table", s)
-				tb.do(chromedp.Navigate(sv.lan + "/t/" + room + "#host=" + host))
-				tables = append(tables, tb)
-				phones = append(phones, openTab(t, sv, id+" phone", s))
+			for i, s := range screens {
+				tables[i].moveTo(t, id+" table "+s.name)
+				tables[i].do(chromedp.Navigate(sv.lan + "/t/" + room + "#host=" + host))
+				phones[i].moveTo(t, id+" phone "+s.name)
 			}
 			n := 0
 			// look shows the room as it stands on every tab, checks each

@@ -27,14 +27,23 @@ const catchToasts = `new MutationObserver(() => {
 func TestEveryGamePlaysByTapping(t *testing.T) {
 	sv := serveSeeded(t, 10*time.Minute, counting()) // the same games every run
 	players := map[string]int{"woodlouse": 3, "louseflea": 3, "troll": 1, "celestial": 4, "pursesnatcher": 2, "insomnia": 4, "minefield": 3, "deck": 3}
+	// Four phones, kept from game to game (a tab opens in a browser context
+	// of its own, which costs a second of CPU or more).
+	var pocket []*tab
+	for i := range 4 {
+		ph := openTab(t, sv, fmt.Sprint("phone ", i), screen{"phone", 360, 740})
+		ph.do(onEveryPage(catchToasts))
+		pocket = append(pocket, ph)
+	}
 	for _, id := range []string{"woodlouse", "louseflea", "troll", "celestial", "pursesnatcher", "insomnia", "minefield", "deck"} {
 		t.Run(id, func(t *testing.T) {
 			names := []string{"Ann", "Bob", "Cy", "Di"}[:players[id]]
 			room, _, toks := startedRoom(t, sv.base, id, names...)
 			phones := make([]*tab, len(toks))
 			for i, tok := range toks {
-				ph := openTab(t, sv, id+" "+names[i], screen{"phone", 360, 740})
-				ph.do(onEveryPage(catchToasts), chromedp.Navigate(sv.lan+"/static/app.css"))
+				ph := pocket[i]
+				ph.moveTo(t, id+" "+names[i])
+				ph.do(chromedp.Navigate(sv.lan + "/static/app.css"))
 				ph.act("the seat's token", fmt.Sprintf(`localStorage.setItem("tableref.seat.%s", %s)`, room, js(tok)))
 				ph.do(chromedp.Navigate(sv.lan + "/j/" + room))
 				phones[i] = ph

@@ -169,7 +169,10 @@ export function timersEl(st) {
 function show(el) {
   const left = el.dataset.due ? Math.max(0, +el.dataset.due - serverNow()) : +el.dataset.left;
   const s = Math.ceil(left / 1000);
-  el.textContent = `${el.dataset.timer} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const text = `${el.dataset.timer} ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  // Written only when it changes: a page redrawn four times a second for
+  // nothing costs a phone's battery all evening.
+  if (el.textContent !== text) el.textContent = text;
 }
 
 // tick redraws the running timers between the server's pushes.
