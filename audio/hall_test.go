@@ -68,7 +68,7 @@ func TestAHallsGestureIsAWordAtItsFirstVoicedFrame(t *testing.T) {
 	}
 	for _, hall := range []bool{false, true} {
 		w := newWordWatch(rate)
-		w.start(0, gesture.Bang, x)
+		w.start(0, gesture.Bang, x, nil)
 		w.hall = hall
 		w.voiceFrame(voice.Frame{End: int64(0.2*rate) + w.frame}, true) // one voiced frame, 0.2 s on
 		assert.Equal(t, hall, w.word(int64(len(x)), rate), "hall %v", hall)

@@ -405,7 +405,7 @@ func (l *Listener) decide(p *candidate) {
 	}
 	l.codes.add(o.Sample, o.Kind.Letter(), feat.Level)
 	l.last = lastGesture{o.Sample, o.Kind, feat.Level}
-	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos))
+	l.word.start(o.Sample, o.Kind, l.hist.slice(o.Sample, l.pos), l.voiced.frames)
 	l.word.hall = j.Hall
 	if snd.holed {
 		// A gate opening on talk after digital silence names a burst whose
@@ -576,6 +576,12 @@ type voicedFrames struct {
 type voicedFrame struct {
 	end    int64
 	voiced bool
+	// what the voice analyzer measured of it (voice.Frame)
+	level, periodicity, low float64
+}
+
+func newVoicedFrame(f voice.Frame, voiced bool) voicedFrame {
+	return voicedFrame{end: f.End, voiced: voiced, level: f.Level, periodicity: f.Periodicity, low: f.Low}
 }
 
 func (v *voicedFrames) add(f voice.Frame, voiced bool) {
@@ -586,7 +592,7 @@ func (v *voicedFrames) add(f voice.Frame, voiced bool) {
 		}
 		v.frames = append(v.frames[:0], v.frames[n:]...)
 	}
-	v.frames = append(v.frames, voicedFrame{f.End, voiced})
+	v.frames = append(v.frames, newVoicedFrame(f, voiced))
 }
 
 // share is the share of the frames that ended in the keep samples before

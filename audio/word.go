@@ -30,12 +30,51 @@ import (
 // A gesture named only as heard in a hall (see HallAttackMs) is a word as
 // soon as one voice frame in its watch, after its first burst, is voiced: a
 // voice's onset in a hall looks like such a hit.
+//
+// A laugh ("ha-ha-ha") is a train of syllables, and so is talk: each
+// starts with a breath ("h") or a plosive that rises fast enough to pass
+// for a hand's sound, but what it starts is a voice, and a voice is neither
+// a hand's noise nor a struck object's ring. So a gesture is taken back too
+// when its onset was a syllable's (see syllable), by three things a voice
+// does and a hand's sound does not:
+//
+//   - it is periodic at a voice pitch from its start: the loudest of the
+//     voice frames that hold the onset (their windows start at most one
+//     hop, 20 ms, before or after it) is periodic (SyllablePeriodicity)
+//     with at least SyllableLow of its power at 80-1000 Hz. The vocal folds open and close at 80-500
+//     Hz from the vowel's first periods, and a vowel's fundamental and first
+//     formant lie under 1 kHz. A clap, and a knuckle's or a palm's slap, is
+//     noise, with no period; a knock on glass, ceramic or stone that rings
+//     with a pitch rings above 1 kHz, where a voice carries little.
+//   - it is held: the frame after the onset's (its window starts 20-40 ms
+//     after the onset) is at most SyllableHoldDB under the loudest of the
+//     onset's frames. Breath holds a vowel for 50 ms or more. A table or a
+//     drum that rings at a low pitch may hold that well too, for a while.
+//   - and then it stops: within SyllableCutHops hops after that held frame,
+//     a frame is SyllableCutDB under it, as a syllable ends when the breath
+//     stops (a laugh's "ha" lasts 60-120 ms, 4-6 of them a second). A
+//     struck object cannot do that. Its ring is a sum of decaying modes,
+//     whose level in dB falls ever more slowly (the quickest modes die
+//     first): having lost at most SyllableHoldDB in one hop, it loses at
+//     most that in each hop after, 9 dB in three hops; SyllableCutDB leaves
+//     3 dB for two modes beating. A room's reverberation decays the same way.
+//
+// A clap with talk right after it is kept: the loudest frame at its onset
+// is the clap's noise, which is not periodic, and talk as loud as the clap
+// does not stop within 80 ms of it. Talk that starts later is for the word
+// watch above.
 const (
 	WordWatch        = 0.4
 	WordBurst        = 0.05
 	WordVoicedBy     = 0.15
 	WordVoicedFrames = 5
 	WordLouder       = 3.0
+
+	SyllablePeriodicity = 0.2
+	SyllableLow         = 0.5
+	SyllableHoldDB      = 3.0
+	SyllableCutHops     = 3
+	SyllableCutDB       = 12.0
 )
 
 // wordWatch follows the last gesture reported.
@@ -45,6 +84,7 @@ type wordWatch struct {
 	hall  bool  // a gesture only as heard in a hall: the first voiced frame makes it a word
 	blk   int64 // samples per 10 ms block
 	frame int64 // samples in a voice analysis window
+	hop   int64 // samples from one voice frame to the next
 
 	sum    float64   // energy of the block being filled
 	filled int64     // samples in it
@@ -57,15 +97,23 @@ func newWordWatch(rate int) wordWatch {
 		on:    -1,
 		blk:   max(int64(rate)/100, 1),
 		frame: int64(math.Round(voice.FrameSeconds * float64(rate))),
+		hop:   int64(math.Round(voice.HopSeconds * float64(rate))),
 	}
 }
 
 // start watches a gesture of kind k that began at sample on. The samples
-// from on to the stream's position so far are x.
-func (w *wordWatch) start(on int64, k gesture.Kind, x []float64) {
+// from on to the stream's position so far are x; recent are the voice
+// frames heard so far, oldest first (those that hold the onset may be
+// among them).
+func (w *wordWatch) start(on int64, k gesture.Kind, x []float64, recent []voicedFrame) {
 	w.on, w.kind = on, k
 	w.sum, w.filled = 0, 0
 	w.blocks, w.frames = w.blocks[:0], w.frames[:0]
+	for _, f := range recent {
+		if f.end-w.frame >= w.on-w.hop {
+			w.frames = append(w.frames, f)
+		}
+	}
 	w.samples(x)
 }
 
@@ -85,8 +133,8 @@ func (w *wordWatch) samples(x []float64) {
 
 // voiceFrame adds one frame of the voice detector.
 func (w *wordWatch) voiceFrame(f voice.Frame, voiced bool) {
-	if w.on >= 0 && f.End-w.frame >= w.on {
-		w.frames = append(w.frames, voicedFrame{f.End, voiced})
+	if w.on >= 0 && f.End-w.frame >= w.on-w.hop {
+		w.frames = append(w.frames, newVoicedFrame(f, voiced))
 	}
 }
 
@@ -101,6 +149,9 @@ func (w *wordWatch) dueAt(rate int) int64 {
 // burst.
 func (w *wordWatch) word(end int64, rate int) bool {
 	end = min(end, w.on+int64(WordWatch*float64(rate)))
+	if w.syllable(end) {
+		return true
+	}
 	burst := int64(WordBurst * float64(rate))
 	nb := int((burst + w.blk - 1) / w.blk)
 	last := min(int((end-w.on)/w.blk), len(w.blocks)) // blocks wholly before end
@@ -117,7 +168,7 @@ func (w *wordWatch) word(end int64, rate int) bool {
 	}
 	if w.hall {
 		for _, f := range w.frames {
-			if f.end <= end && f.voiced {
+			if f.end-w.frame >= w.on && f.end <= end && f.voiced {
 				return true
 			}
 		}
@@ -138,4 +189,37 @@ func (w *wordWatch) word(end int64, rate int) bool {
 		}
 	}
 	return early && (voiced >= WordVoicedFrames || later >= first*math.Pow(10, WordLouder/10))
+}
+
+// syllable reports whether the gesture's onset, as heard up to sample end
+// (the next gesture, or the end of the watch), was a syllable's: the
+// loudest voice frame that holds the onset is periodic at a voice pitch
+// with its power low, the frame after them is held, and a frame soon after that has
+// stopped (see SyllablePeriodicity). The voice analyzer measures
+// periodicity only in frames that the voice detector could take for a
+// voice (loud enough over the room, with power both low and at a formant's
+// 1-3.5 kHz); in the others it is 0.
+func (w *wordWatch) syllable(end int64) bool {
+	onset, periodic := math.Inf(-1), false
+	held, heldFrom, heard := 0.0, int64(0), false
+	cut := math.Inf(1)
+	for _, f := range w.frames {
+		from := f.end - w.frame
+		if f.end > end {
+			break
+		}
+		switch {
+		case from < w.on-w.hop:
+		case from <= w.on+w.hop: // the onset's frames
+			if f.level > onset {
+				onset = f.level
+				periodic = f.periodicity >= SyllablePeriodicity && f.low >= SyllableLow
+			}
+		case !heard: // the next
+			held, heldFrom, heard = f.level, from, true
+		case from <= heldFrom+SyllableCutHops*w.hop:
+			cut = math.Min(cut, f.level)
+		}
+	}
+	return periodic && heard && held >= onset-SyllableHoldDB && cut <= held-SyllableCutDB
 }
