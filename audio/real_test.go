@@ -24,8 +24,8 @@ const (
 	realClapsFoundFloor   = 0.22 // measured 0.2398
 	realKnocksRightFloor  = 0.83 // measured 0.8565
 	realKnocksFoundFloor  = 0.72 // measured 0.7396
-	realNoiseGesturesCeil = 17.0 // a minute of laughter and talk; measured 15.92
-	realNoiseCodesCeil    = 6.5  // a minute of laughter and talk; measured 5.93
+	realNoiseGesturesCeil = 14.0 // a minute of laughter and talk; measured 12.96
+	realNoiseCodesCeil    = 5.2  // a minute of laughter and talk; measured 4.68
 	realCodesExactFloor   = 0.04 // codes built from real hits (seed 1, 40 recordings of 5 codes); measured 0.060
 )
 

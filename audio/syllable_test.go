@@ -145,3 +145,27 @@ func TestAClapWithTalkRightAfterItStands(t *testing.T) {
 		}
 	}
 }
+
+// TestADrumsRingIsNoSyllable: a bang that rings at a low pitch, with two
+// modes beating, slowly or fast dying away, is periodic at its onset like a
+// voice, but its ring never stops faster than it began to fall: it stands.
+func TestADrumsRingIsNoSyllable(t *testing.T) {
+	const rate = 16000
+	for _, tau := range []float64{0.04, 0.1, 0.3} {
+		rng := rand.New(rand.NewPCG(15, 16))
+		x := roomNoise(rng, 3*rate, 0.001)
+		burst(x, rate, rng, 0.5, 0.3)
+		for i := int(0.5 * rate); i < int(1.5*rate); i++ {
+			tt := float64(i)/rate - 0.5
+			x[i] += 0.2 * math.Exp(-tt/tau) * (math.Sin(2*math.Pi*110*tt) + 0.8*math.Sin(2*math.Pi*116*tt) + 0.3*math.Sin(2*math.Pi*330*tt))
+		}
+		judge := func(at int64, _ gesture.Features) gesture.Kind {
+			if math.Abs(float64(at)/rate-0.5) < 0.01 {
+				return gesture.Bang
+			}
+			return gesture.Other
+		}
+		stand, _ := standing(x, rate, judge)
+		require.Len(t, stand, 1, "a ring dying away in %.0f ms", tau*1000)
+	}
+}

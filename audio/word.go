@@ -35,34 +35,34 @@ import (
 // starts with a breath ("h") or a plosive that rises fast enough to pass
 // for a hand's sound, but what it starts is a voice, and a voice is neither
 // a hand's noise nor a struck object's ring. So a gesture is taken back too
-// when its onset was a syllable's (see syllable), by three things a voice
+// when its onset was a syllable's (see syllable), by two things a voice
 // does and a hand's sound does not:
 //
 //   - it is periodic at a voice pitch from its start: the loudest of the
 //     voice frames that hold the onset (their windows start at most one
 //     hop, 20 ms, before or after it) is periodic (SyllablePeriodicity)
-//     with at least SyllableLow of its power at 80-1000 Hz. The vocal folds open and close at 80-500
-//     Hz from the vowel's first periods, and a vowel's fundamental and first
-//     formant lie under 1 kHz. A clap, and a knuckle's or a palm's slap, is
-//     noise, with no period; a knock on glass, ceramic or stone that rings
-//     with a pitch rings above 1 kHz, where a voice carries little.
-//   - it is held: the frame after the onset's (its window starts 20-40 ms
-//     after the onset) is at most SyllableHoldDB under the loudest of the
-//     onset's frames. Breath holds a vowel for 50 ms or more. A table or a
-//     drum that rings at a low pitch may hold that well too, for a while.
-//   - and then it stops: within SyllableCutHops hops after that held frame,
-//     a frame is SyllableCutDB under it, as a syllable ends when the breath
-//     stops (a laugh's "ha" lasts 60-120 ms, 4-6 of them a second). A
-//     struck object cannot do that. Its ring is a sum of decaying modes,
-//     whose level in dB falls ever more slowly (the quickest modes die
-//     first): having lost at most SyllableHoldDB in one hop, it loses at
-//     most that in each hop after, 9 dB in three hops; SyllableCutDB leaves
-//     3 dB for two modes beating. A room's reverberation decays the same way.
+//     with at least SyllableLow of its power at 80-1000 Hz. The vocal folds
+//     open and close at 80-500 Hz from the vowel's first periods, and a
+//     vowel's fundamental and first formant lie under 1 kHz. A clap, and a
+//     knuckle's or a palm's slap, is noise, with no period; a knock on
+//     glass, ceramic or stone that rings with a pitch rings above 1 kHz,
+//     where a voice carries little.
+//   - and it stops faster than it began to fall: the frame after the
+//     onset's (its window starts 20-40 ms after the onset) is d dB under
+//     the loudest of the onset's frames, and within SyllableCutHops hops
+//     after it a frame is more than SyllableCutHops×d + SyllableBeatDB,
+//     and at least SyllableCutDB, under it. A syllable is held by the
+//     breath and ends when the breath stops (a laugh's "ha" lasts 60-120
+//     ms, 4-6 of them a second). A table or a drum that rings at a low
+//     pitch is periodic too, but its ring is a sum of decaying modes, whose
+//     level in dB falls ever more slowly as the quickest modes die first:
+//     having lost d dB in a hop, it loses at most d in each hop after.
+//     SyllableBeatDB leaves room for two modes beating, and a room's
+//     reverberation decays the same way.
 //
 // A clap with talk right after it is kept: the loudest frame at its onset
-// is the clap's noise, which is not periodic, and talk as loud as the clap
-// does not stop within 80 ms of it. Talk that starts later is for the word
-// watch above.
+// is the clap's noise, which is not periodic. Talk that starts later is for
+// the word watch above.
 const (
 	WordWatch        = 0.4
 	WordBurst        = 0.05
@@ -72,8 +72,8 @@ const (
 
 	SyllablePeriodicity = 0.2
 	SyllableLow         = 0.5
-	SyllableHoldDB      = 3.0
 	SyllableCutHops     = 3
+	SyllableBeatDB      = 3.0
 	SyllableCutDB       = 12.0
 )
 
@@ -194,14 +194,14 @@ func (w *wordWatch) word(end int64, rate int) bool {
 // syllable reports whether the gesture's onset, as heard up to sample end
 // (the next gesture, or the end of the watch), was a syllable's: the
 // loudest voice frame that holds the onset is periodic at a voice pitch
-// with its power low, the frame after them is held, and a frame soon after that has
-// stopped (see SyllablePeriodicity). The voice analyzer measures
-// periodicity only in frames that the voice detector could take for a
-// voice (loud enough over the room, with power both low and at a formant's
-// 1-3.5 kHz); in the others it is 0.
+// with its power low, and the sound then stops faster than it began to
+// fall (see SyllablePeriodicity). The voice analyzer measures periodicity
+// only in frames that the voice detector could take for a voice (loud
+// enough over the room, with power both low and at a formant's 1-3.5 kHz);
+// in the others it is 0.
 func (w *wordWatch) syllable(end int64) bool {
 	onset, periodic := math.Inf(-1), false
-	held, heldFrom, heard := 0.0, int64(0), false
+	next, nextFrom, heard := 0.0, int64(0), false
 	cut := math.Inf(1)
 	for _, f := range w.frames {
 		from := f.end - w.frame
@@ -216,10 +216,14 @@ func (w *wordWatch) syllable(end int64) bool {
 				periodic = f.periodicity >= SyllablePeriodicity && f.low >= SyllableLow
 			}
 		case !heard: // the next
-			held, heldFrom, heard = f.level, from, true
-		case from <= heldFrom+SyllableCutHops*w.hop:
+			next, nextFrom, heard = f.level, from, true
+		case from <= nextFrom+SyllableCutHops*w.hop:
 			cut = math.Min(cut, f.level)
 		}
 	}
-	return periodic && heard && held >= onset-SyllableHoldDB && cut <= held-SyllableCutDB
+	if !periodic || !heard {
+		return false
+	}
+	fell := math.Max(onset-next, 0)
+	return next-cut >= math.Max(SyllableCutDB, SyllableCutHops*fell+SyllableBeatDB)
 }
