@@ -50,13 +50,14 @@ import (
 //   - and it stops faster than it began to fall: the frame after the
 //     onset's (its window starts 20-40 ms after the onset) is d dB under
 //     the loudest of the onset's frames, and within SyllableCutHops hops
-//     after it a frame is more than SyllableCutHops×d + SyllableBeatDB,
+//     after it a frame is at least SyllableCutHops×d + SyllableBeatDB,
 //     and at least SyllableCutDB, under it. A syllable is held by the
 //     breath and ends when the breath stops (a laugh's "ha" lasts 60-120
 //     ms, 4-6 of them a second). A table or a drum that rings at a low
 //     pitch is periodic too, but its ring is a sum of decaying modes, whose
 //     level in dB falls ever more slowly as the quickest modes die first:
-//     having lost d dB in a hop, it loses at most d in each hop after.
+//     having lost d dB in its first hop or two, it loses at most d in each
+//     hop after.
 //     SyllableBeatDB leaves room for two modes beating, and a room's
 //     reverberation decays the same way.
 //
