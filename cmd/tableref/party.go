@@ -446,10 +446,17 @@ func gestures(bangs, claps int) string {
 // publish puts what is heard on the room's screens.
 func (p *party) publish(room string) {
 	p.mu.Lock()
+	// Copies only: the server marshals them after the lock is released,
+	// while useCode writes the heard code's note under it.
+	var code *heardCode
+	if p.lastCode != nil {
+		cp := *p.lastCode
+		code = &cp
+	}
 	live := map[string]any{
 		"mic":      p.mic,
 		"gestures": append([]heardGesture{}, p.gestures...),
-		"code":     p.lastCode,
+		"code":     code,
 		"voices":   append([]heardVoice{}, p.voices...),
 		"talking":  p.talking,
 	}
