@@ -252,6 +252,11 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 	// order is a room's lock, then the server's).
 	r.mu.Lock()
 	s.mu.Lock()
+	if s.stopping() { // checked under s.mu: Shutdown lists the rooms under it after it set stopped
+		s.mu.Unlock()
+		r.mu.Unlock()
+		return "", "", "", errStopping()
+	}
 	if globalCap && len(s.rooms) >= maxRooms {
 		s.mu.Unlock()
 		r.mu.Unlock()

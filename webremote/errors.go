@@ -70,3 +70,8 @@ func bearer(c *fiber.Ctx) string {
 	}
 	return ""
 }
+
+// errStopping is the answer while the server stops (Shutdown).
+func errStopping() *apiError {
+	return fail(fiber.StatusServiceUnavailable, "the server is stopping: try again once it is back")
+}

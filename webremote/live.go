@@ -39,22 +39,25 @@ type batch struct {
 func (s *Server) OnEvents(f func(room string, evs []referee.Logged)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.events == nil {
-		s.events = make(chan batch, eventsQueued)
-		for _, b := range s.early {
-			s.events <- b // never blocks: early holds at most eventsQueued
-		}
-		s.early = nil
-		go func() {
-			for b := range s.events {
-				s.mu.RLock()
-				fn := s.onEvents
-				s.mu.RUnlock()
-				fn(b.room, b.evs)
-			}
-		}()
-	}
 	s.onEvents = f
+	if s.events != nil || s.eventsClosed || !s.begin() {
+		return // the goroutine runs already, or the server is stopping
+	}
+	ch := make(chan batch, eventsQueued)
+	s.events = ch
+	for _, b := range s.early {
+		ch <- b // never blocks: early holds at most eventsQueued
+	}
+	s.early = nil
+	go func() {
+		defer s.finish()
+		for b := range ch { // until Shutdown closes it
+			s.mu.RLock()
+			fn := s.onEvents
+			s.mu.RUnlock()
+			fn(b.room, b.evs)
+		}
+	}()
 }
 
 // eventsQueued is how many batches of events wait for the OnEvents
@@ -67,24 +70,20 @@ func (s *Server) notify(room string, evs []referee.Logged) {
 	if len(evs) == 0 {
 		return
 	}
-	s.mu.RLock()
-	ch := s.events
-	s.mu.RUnlock()
-	if ch == nil {
-		s.mu.Lock()
-		if ch = s.events; ch == nil {
-			if len(s.early) < eventsQueued {
-				s.early = append(s.early, batch{room, evs})
-			}
-			s.mu.Unlock()
-			return
+	s.mu.Lock()
+	switch {
+	case s.eventsClosed: // the server is stopping
+	case s.events == nil:
+		if len(s.early) < eventsQueued {
+			s.early = append(s.early, batch{room, evs})
 		}
-		s.mu.Unlock()
-	}
-	select {
-	case ch <- batch{room, evs}:
 	default:
+		select {
+		case s.events <- batch{room, evs}: // never blocks: the lock is held
+		default:
+		}
 	}
+	s.mu.Unlock()
 }
 
 // InfoOf is the catalogue entry of a room's game: what the game declares it
@@ -211,6 +210,9 @@ func (s *Server) SetLive(code, key string, v any) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.stopped {
+		return fmt.Errorf("room %s: %s", code, errStopping().msg)
+	}
 	live := maps.Clone(r.live) // states already built keep the old map
 	if live == nil {
 		live = map[string]json.RawMessage{}
@@ -219,16 +221,26 @@ func (s *Server) SetLive(code, key string, v any) error {
 	r.live = live
 	if !r.liveDue {
 		r.liveDue = true
-		time.AfterFunc(liveEvery, func() {
-			r.mu.Lock()
-			defer r.mu.Unlock()
-			r.liveDue = false
-			if r.status != statusEnded {
-				r.broadcastLocked(nil)
-			}
-		})
+		r.liveStop = s.clock().AfterFunc(liveEvery, r.liveBroadcast)
 	}
 	return nil
+}
+
+// liveBroadcast is the coalesced broadcast SetLive schedules.
+func (r *room) liveBroadcast() {
+	if !r.s.begin() {
+		return // Shutdown called it off
+	}
+	defer r.s.finish()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.liveDue || r.stopped {
+		return
+	}
+	r.liveDue, r.liveStop = false, nil
+	if r.status != statusEnded {
+		r.broadcastLocked(nil)
+	}
 }
 
 // RoomSummary is one room as Rooms lists it.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tableref/tableref/referee"
@@ -135,6 +136,11 @@ type room struct {
 	active  time.Time                  // the last change (retire.go)
 	live    map[string]json.RawMessage // what the referee hears, public (SetLive)
 	liveDue bool                       // a coalesced broadcast of live is scheduled
+	// liveStop calls off the coalesced broadcast scheduled (nil: none).
+	liveStop func() bool
+	// stopped: the server is stopping (Shutdown): nothing more is
+	// scheduled, no websocket is attached.
+	stopped bool
 }
 
 // tableURL is the address of the room's public table (the join address's
@@ -265,13 +271,32 @@ func (r *room) closeTokenLocked(key, why string) {
 	}
 }
 
-// closeAll closes every websocket of the room.
-func (r *room) closeAll(code int, why string) {
+// stop ends the room's life in this server as it stops (Shutdown): its
+// websockets close (1001), its timers and its coalesced broadcast are
+// called off, nothing more is scheduled or attached, and (closeJournal)
+// its journal closes. The room stays as its journal has it, to be resumed.
+func (r *room) stop(closeJournal bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.stopped = true
 	for c := range r.clients {
 		delete(r.clients, c)
-		c.close(code, why)
+		c.close(websocket.CloseGoingAway, "the server is stopping")
+	}
+	for _, t := range r.timers {
+		if t.stop != nil {
+			t.stop()
+			t.stop = nil
+		}
+	}
+	if r.liveStop != nil {
+		r.liveStop()
+		r.liveStop, r.liveDue = nil, false
+	}
+	if closeJournal && r.journal != nil {
+		if err := r.journal.Close(); err != nil {
+			r.s.logf("room %s: closing its journal: %v", r.code, err)
+		}
 	}
 }
 
@@ -283,6 +308,9 @@ func (r *room) attach(c *client, since int, watch bool) *apiError {
 	w, err := watcher, (*apiError)(nil)
 	if r.status == statusEnded {
 		return fail(fiber.StatusNotFound, "room "+r.code+" has ended")
+	}
+	if r.stopped {
+		return errStopping()
 	}
 	if !watch {
 		w, err = r.whoLocked(c.token)

@@ -30,7 +30,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofiber/contrib/websocket"
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/tableref/tableref/referee"
@@ -127,11 +126,14 @@ type Server struct {
 	// found by its code, before its journal is attached.
 	published func(code string)
 
-	events   chan batch // to the OnEvents listener
-	onEvents func(room string, evs []referee.Logged)
-	onTimer  func(room, name string)
-	micCheck func(room string) error
-	micSkip  func(room string) error
+	events chan batch // to the OnEvents listener
+	// eventsClosed: Shutdown closed events (or there was none to close):
+	// nothing more is queued.
+	eventsClosed bool
+	onEvents     func(room string, evs []referee.Logged)
+	onTimer      func(room, name string)
+	micCheck     func(room string) error
+	micSkip      func(room string) error
 	// What happened before OnEvents and OnTimer were registered (while New
 	// resumed the rooms), for them.
 	early       []batch
@@ -150,6 +152,14 @@ type Server struct {
 	sweepMu      sync.Mutex
 	sweepStop    func() bool
 	sweepStopped bool
+
+	// lifeMu guards stopped: Shutdown has begun, and no more of the
+	// server's own work begins. busy counts that work under way (a
+	// websocket's life, a timer ringing, a coalesced broadcast, the
+	// OnEvents listener's goroutine), which Shutdown waits for.
+	lifeMu  sync.Mutex
+	stopped bool
+	busy    sync.WaitGroup
 }
 
 // New makes a Server; nothing listens until Serve.
@@ -197,20 +207,79 @@ func (s *Server) Serve(ln net.Listener) error {
 	return s.app.Listener(ln)
 }
 
-// Shutdown closes every websocket (close 1001) and stops the server,
-// waiting for requests in progress until ctx is done.
+// Shutdown stops the server: it closes every websocket (close 1001),
+// calls off every room's timers and coalesced broadcast, stops the HTTP
+// server, waiting for requests in progress, closes every room's journal,
+// ends the OnEvents listener's goroutine, and waits for the server's own
+// work under way (a websocket answering its close, a timer ringing) until
+// ctx is done. Once it returns, no timer of the server rings, no journal
+// record is written and no goroutine it started runs.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.lifeMu.Lock()
+	s.stopped = true // no websocket, timer or listener starts its work from now
+	s.lifeMu.Unlock()
 	s.stopSweeping()
+	for _, r := range s.roomList() {
+		r.stop(false)
+	}
+	err := s.app.ShutdownWithContext(ctx)
+	// The requests that were in progress may have saved changes, or made
+	// a room: now every journal closes.
+	for _, r := range s.roomList() {
+		r.stop(true)
+	}
+	s.mu.Lock()
+	if s.events != nil && !s.eventsClosed {
+		close(s.events)
+	}
+	s.eventsClosed = true
+	s.mu.Unlock()
+	idle := make(chan struct{})
+	go func() {
+		s.busy.Wait()
+		close(idle)
+	}()
+	select {
+	case <-idle:
+	case <-ctx.Done():
+		err = errors.Join(err, fmt.Errorf("the server's websockets, timers and listener were still at work: %w", ctx.Err()))
+	}
+	return err
+}
+
+// roomList is the live rooms, in no order.
+func (s *Server) roomList() []*room {
 	s.mu.RLock()
+	defer s.mu.RUnlock()
 	rooms := make([]*room, 0, len(s.rooms))
 	for _, r := range s.rooms {
 		rooms = append(rooms, r)
 	}
-	s.mu.RUnlock()
-	for _, r := range rooms {
-		r.closeAll(websocket.CloseGoingAway, "the server is stopping")
+	return rooms
+}
+
+// begin counts a piece of the server's own work that Shutdown waits for
+// (a websocket's life, a timer ringing, a coalesced broadcast, the
+// listener's goroutine); false once Shutdown has begun: the work is not to
+// be done. Each begin that returns true is followed by one finish.
+func (s *Server) begin() bool {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	if s.stopped {
+		return false
 	}
-	return s.app.ShutdownWithContext(ctx)
+	s.busy.Add(1)
+	return true
+}
+
+// finish ends a piece of work counted by begin.
+func (s *Server) finish() { s.busy.Done() }
+
+// stopping reports whether Shutdown has begun.
+func (s *Server) stopping() bool {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	return s.stopped
 }
 
 // OnRoom sets a function called (outside any lock) when a room is created.

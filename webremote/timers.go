@@ -75,7 +75,7 @@ func (r *room) scheduleLocked(t *roomTimer) {
 		t.stop = nil
 	}
 	due, ok := t.DueAt()
-	if !ok {
+	if !ok || r.stopped {
 		return
 	}
 	clock := r.s.clock()
@@ -88,9 +88,13 @@ func (r *room) scheduleLocked(t *roomTimer) {
 // stop between their two journal records, resuming makes the missing move
 // (catchUpLocked).
 func (r *room) ring(t *roomTimer) {
+	if !r.s.begin() {
+		return // Shutdown called it off
+	}
+	defer r.s.finish()
 	r.mu.Lock()
 	now := r.s.clock().Now()
-	if r.status == statusEnded || !slices.Contains(r.timers, t) || !t.Running() || !t.Expired(now) {
+	if r.status == statusEnded || r.stopped || !slices.Contains(r.timers, t) || !t.Running() || !t.Expired(now) {
 		r.mu.Unlock()
 		return
 	}

@@ -214,6 +214,11 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	if r == nil {
 		return
 	}
+	if !s.begin() {
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseGoingAway, "the server is stopping"), time.Now().Add(writeWait))
+		return
+	}
+	defer s.finish()
 	if !s.openSocket(p) { // the check before the upgrade raced with another socket
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.ClosePolicyViolation, tooManySockets(p)), time.Now().Add(writeWait))
 		return
@@ -222,8 +227,13 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	conn.SetReadLimit(BodyLimit)
 	c := newClient(conn, tok)
 	if err := r.attach(c, since, watch); err != nil {
-		// The token stopped working between the check and the upgrade.
-		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(closeRevoke, err.msg), time.Now().Add(writeWait))
+		// The token stopped working between the check and the upgrade,
+		// or the server is stopping.
+		code := closeRevoke
+		if err.status == fiber.StatusServiceUnavailable {
+			code = websocket.CloseGoingAway
+		}
+		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, err.msg), time.Now().Add(writeWait))
 		return
 	}
 	if !watch {
