@@ -240,7 +240,7 @@ func (s *Server) resume() {
 			s.logf("room %s: its last record was torn (the server stopped while writing it) and is dropped", name)
 		}
 		r, at, err := s.restore(recs)
-		if err != nil || r.status == statusEnded || s.rooms[r.code] != nil {
+		if err != nil || r.status == statusEnded || s.room(r.code) != nil {
 			j.Close()
 			if err != nil {
 				s.logf("room %s: cannot resume it (%v); its journal is left as it is", name, err)
@@ -259,7 +259,17 @@ func (s *Server) resume() {
 			s.logf("room %s: not resumed: %s", name, why)
 			continue
 		}
+		// The room is the server's, and its tokens, before any of its
+		// timers is scheduled: one that rings at once (it ran out while the
+		// server was down) runs in its own goroutine, which finds the room
+		// whole, and the server's maps are never written without their lock.
+		s.mu.Lock()
 		s.rooms[r.code] = r
+		s.tokens[r.host] = r
+		for key := range r.byToken {
+			s.tokens[key] = r
+		}
+		s.mu.Unlock()
 		r.mu.Lock()
 		if damage != nil {
 			r.addNoteLocked("damaged", fmt.Sprintf("The saved game was damaged at line %d: it resumes from just before that line.", damage.Line))
@@ -269,16 +279,13 @@ func (s *Server) resume() {
 			r.scheduleLocked(t) // a timer that ran out while the server was down rings now
 		}
 		r.catchUpLocked()
-		r.mu.Unlock()
-		s.tokens[r.host] = r
-		for key := range r.byToken {
-			s.tokens[key] = r
-		}
 		seq := 0
 		if r.match != nil {
 			seq = r.match.Seq()
 		}
-		resumed = append(resumed, fmt.Sprintf("%s (%s, %s, seq %d)", r.code, r.info.ID, r.status, seq))
+		status := r.status
+		r.mu.Unlock()
+		resumed = append(resumed, fmt.Sprintf("%s (%s, %s, seq %d)", r.code, r.info.ID, status, seq))
 	}
 	sort.Strings(resumed)
 	switch len(resumed) {

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -393,4 +394,52 @@ func TestAJoinWhileARoomIsBeingCreatedWaitsForItsJournal(t *testing.T) {
 		s2 := newTestServer(t, Config{Data: dir, Clock: &timer.Fake{}})
 		assert.Equal(t, []string{"Ann", "", ""}, viewOf(t, s2, code, tok).Names, "the join was saved")
 	}
+}
+
+// probeClock is a fake clock that calls look whenever something is
+// scheduled on it.
+type probeClock struct {
+	timer.Fake
+	look func()
+}
+
+func (c *probeClock) AfterFunc(d time.Duration, f func()) func() bool {
+	if c.look != nil {
+		c.look()
+	}
+	return c.Fake.AfterFunc(d, f)
+}
+
+// A resumed room is the server's, with its tokens, before any of its
+// timers is scheduled: a timer that rings at once (it ran out while the
+// server was down) runs in a goroutine of its own, which must find the
+// room whole and the server's maps never written without their lock (under
+// -race, a goroutine reads them as each timer is scheduled).
+func TestAResumedRoomIsTheServersBeforeItsTimersAreScheduled(t *testing.T) {
+	dir := t.TempDir()
+	s := newTestServer(t, Config{Clock: &timer.Fake{}, Data: dir})
+	code, host, toks := woodlouseRoom(t, s)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "create", "seconds": 60}).status)
+	require.Equal(t, 200, timerCall(t, s, code, host, map[string]any{"name": "sand", "action": "start"}).status)
+
+	clock := &probeClock{}
+	s2 := newTestServer(t, Config{Clock: clock}) // nothing to resume yet
+	var seen []string
+	var wg sync.WaitGroup
+	clock.look = func() {
+		s2.mu.RLock()
+		_, room := s2.rooms[code]
+		_, hostKnown := s2.tokens[hashToken(host)]
+		_, seatKnown := s2.tokens[hashToken(toks[0])]
+		s2.mu.RUnlock()
+		seen = append(seen, fmt.Sprintf("room %v, host's token %v, a seat's token %v", room, hostKnown, seatKnown))
+		wg.Go(func() { // as a timer that rings at once would
+			s2.room(code)
+			s2.knownToken(host)
+		})
+	}
+	s2.cfg.Data = dir
+	s2.resume()
+	wg.Wait()
+	assert.Equal(t, []string{"room true, host's token true, a seat's token true"}, seen, "what the server holds as the room's timer is scheduled")
 }

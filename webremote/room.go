@@ -103,7 +103,18 @@ var watcher = who{seat: game.Table, watch: true}
 //
 // Lock order: a room's mu, then the Server's mu (a join adds its token to
 // the server's list under the room's lock), then a match's own lock. Nothing
-// takes a room's mu while holding the Server's. The files: room.go (the room,
+// takes a room's mu while holding the Server's.
+//
+// The leaf locks come after any of those and take no other lock while held:
+// the Server's logMu (logf), limMu (the sockets by address), lifeMu
+// (Shutdown's stopped), the limiter's mu, a room's journal's, a client's
+// once, and the clock's own (a Fake's: AfterFunc is called under a room's
+// mu, and a Fake calls what falls due with its lock released). sweepMu is
+// held only to schedule the next sweep on the clock (sweepMu, then the
+// clock's); the sweep itself runs without it. A referee using the server
+// (tableref serve's party) takes its own lock before any of the server's,
+// never the other way round: the server calls its listeners (OnEvents,
+// OnTimer, OnMicCheck) with none of its locks held. The files: room.go (the room,
 // its seats and connections), wire.go (what it sends), moves.go (players'
 // moves), host.go (the host's controls), timers.go, persist.go (its
 // journal), live.go (the referee's hand in it).

@@ -28,6 +28,9 @@ type party struct {
 	log    func(format string, a ...any)
 	done   chan struct{} // closed when the server stops
 
+	// mu guards what follows. It comes before the server's locks: the
+	// party calls the server under it (InfoOf, Playing), and the server
+	// calls the party with none of its locks held.
 	mu        sync.Mutex
 	room      string // the room the microphone listens for
 	mic       hearing.Status
