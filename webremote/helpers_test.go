@@ -197,7 +197,12 @@ type live struct {
 
 func startLive(t testing.TB, cfg Config) *live {
 	t.Helper()
-	s := newTestServer(t, cfg)
+	return serveLive(t, newTestServer(t, cfg))
+}
+
+// serveLive serves s on a real listener until the test ends.
+func serveLive(t testing.TB, s *Server) *live {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	done := make(chan error, 1)

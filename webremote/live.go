@@ -65,25 +65,36 @@ func (s *Server) OnEvents(f func(room string, evs []referee.Logged)) {
 const eventsQueued = 256
 
 // notify hands a move's events to the OnEvents listener, or keeps them
-// for it until it is registered.
+// for it until it is registered. A batch that finds the queue full (the
+// listener far behind) or the server stopped is dropped, counted and
+// logged: the game goes on, the speakers miss it.
 func (s *Server) notify(room string, evs []referee.Logged) {
 	if len(evs) == 0 {
 		return
 	}
+	why := ""
 	s.mu.Lock()
 	switch {
-	case s.eventsClosed: // the server is stopping
+	case s.eventsClosed:
+		why = "the server is stopping"
 	case s.events == nil:
 		if len(s.early) < eventsQueued {
 			s.early = append(s.early, batch{room, evs})
+		} else {
+			why = fmt.Sprintf("%d batches already wait for the referee's listener", eventsQueued)
 		}
 	default:
 		select {
 		case s.events <- batch{room, evs}: // never blocks: the lock is held
 		default:
+			why = fmt.Sprintf("the referee's listener is %d batches behind", eventsQueued)
 		}
 	}
 	s.mu.Unlock()
+	if why != "" {
+		n := s.dropped.Add(1)
+		s.logf("room %s: the events of move %d are not announced: %s (%d dropped since the start)", room, evs[len(evs)-1].Seq, why, n)
+	}
 }
 
 // InfoOf is the catalogue entry of a room's game: what the game declares it

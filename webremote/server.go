@@ -28,6 +28,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -148,6 +149,9 @@ type Server struct {
 	// testPeer, set by tests, says where a request comes from (ok false:
 	// from its connection).
 	testPeer func(c *fiber.Ctx) (peer, bool)
+	// holdWriters, set by tests, keeps every websocket's writer from its
+	// first write until it is closed.
+	holdWriters chan struct{}
 
 	sweepMu      sync.Mutex
 	sweepStop    func() bool
@@ -160,6 +164,11 @@ type Server struct {
 	lifeMu  sync.Mutex
 	stopped bool
 	busy    sync.WaitGroup
+
+	// dropped counts what the referee never got: batches of events past
+	// eventsQueued (a listener far behind, or the server stopped) and
+	// timers' alarms past eventsQueued before OnTimer. Each is logged.
+	dropped atomic.Int64
 }
 
 // New makes a Server; nothing listens until Serve.

@@ -116,12 +116,18 @@ func (r *room) ring(t *roomTimer) {
 	code := r.code
 	r.mu.Unlock()
 	r.s.mu.Lock()
-	on := r.s.onTimer
-	if on == nil && len(r.s.earlyTimers) < eventsQueued {
-		r.s.earlyTimers = append(r.s.earlyTimers, [2]string{code, name}) // for OnTimer
+	on, kept := r.s.onTimer, true
+	if on == nil {
+		if kept = len(r.s.earlyTimers) < eventsQueued; kept {
+			r.s.earlyTimers = append(r.s.earlyTimers, [2]string{code, name}) // for OnTimer
+		}
 	}
 	r.s.mu.Unlock()
 	r.s.logf("room %s: the %s timer has run out", code, name)
+	if !kept {
+		n := r.s.dropped.Add(1)
+		r.s.logf("room %s: the %s timer's alarm is not rung: %d alarms already wait for the referee (%d dropped since the start)", code, name, eventsQueued, n)
+	}
 	r.s.notify(code, evs)
 	if on != nil {
 		on(code, name)

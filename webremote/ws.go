@@ -41,6 +41,9 @@ type client struct {
 	send chan []byte
 	done chan struct{}
 	once sync.Once
+	// hold, set by tests, keeps the writer from its first write until it
+	// is closed.
+	hold <-chan struct{}
 	code int // close code to send, 0 for none; set before done closes
 	text string
 }
@@ -100,6 +103,9 @@ func (c *client) closed() bool {
 // sends the close frame and waits (briefly) for the reader to finish.
 func (c *client) writer(readerDone <-chan struct{}, finished chan<- struct{}) {
 	defer close(finished)
+	if c.hold != nil {
+		<-c.hold
+	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
 	write := func(b []byte) bool {
@@ -226,6 +232,7 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	defer s.closeSocket(p)
 	conn.SetReadLimit(BodyLimit)
 	c := newClient(conn, tok)
+	c.hold = s.holdWriters
 	if err := r.attach(c, since, watch); err != nil {
 		// The token stopped working between the check and the upgrade,
 		// or the server is stopping.
@@ -307,15 +314,29 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 	}
 }
 
-// reply queues an answer to one client, dropping it when its queue is full.
+// reply queues an answer to one client. A client whose queue of answers is
+// full sends faster than it reads them (a burst of sendQueue frames or
+// more): it is told so, after the answers queued, with a close frame
+// (1008, tooManyMessages), and reconnects.
 func (s *Server) reply(r *room, c *client, v any) {
 	b, _ := json.Marshal(v)
-	if !c.enqueue(b) {
-		r.mu.Lock()
-		r.dropLocked(c)
-		r.mu.Unlock()
+	if c.enqueue(b) {
+		return
 	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.clients[c]; ok {
+		delete(r.clients, c) // a broadcast would find its queue closed and cut it off
+		r.goneLocked(c)
+		if r.status != statusEnded {
+			r.broadcastLocked(nil) // the others see the player disconnected
+		}
+	}
+	c.close(websocket.ClosePolicyViolation, tooManyMessages)
 }
+
+// tooManyMessages is the close frame's reason for a burst of frames.
+var tooManyMessages = fmt.Sprintf("too many messages: more than %d sent without reading the answers", sendQueue)
 
 // closeOldestOfToken closes the oldest websockets of c's token past
 // maxSocketsPerToken: a phone that reconnects while its old sockets are not
