@@ -18,6 +18,27 @@ import "math"
 // Inputs is the length of Vector.
 const Inputs = 20
 
+// InputNames name Vector's inputs, in its order (the Features fields they
+// come from, lower case).
+var InputNames = [Inputs]string{
+	"jump", "sudden", "above", "attackms", "decay", "early",
+	"centroid", "flatness", "low", "high", "pitch",
+	"tonal", "formant", "harmonic",
+	"fresh", "riselow", "risehigh", "voiced",
+	"surprise", "surpriselow",
+}
+
+// Input is the index in Vector of the input named name (see InputNames), or
+// -1.
+func Input(name string) int {
+	for i, n := range InputNames {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
 // Vector is the network's view of the features.
 func (f Features) Vector() []float64 {
 	return []float64{

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -365,4 +366,31 @@ func TestAMarginUnderZeroNamesANarrowLoser(t *testing.T) {
 		}
 	}
 	require.Positive(t, narrow, "some sounds the network gives other by less than 0.1")
+}
+
+// TestInputNamesNameTheVector: each name in InputNames is the Features field
+// whose change moves that input of Vector, and that input alone.
+func TestInputNamesNameTheVector(t *testing.T) {
+	base := gesture.Features{Centroid: 1000}
+	v0 := base.Vector()
+	require.Len(t, v0, gesture.Inputs)
+	for i, name := range gesture.InputNames {
+		f := base
+		field := reflect.ValueOf(&f).Elem().FieldByNameFunc(func(s string) bool { return strings.EqualFold(s, name) })
+		require.True(t, field.IsValid(), "no Features field %q", name)
+		field.SetFloat(field.Float() + 0.3)
+		if name == "centroid" {
+			field.SetFloat(2000)
+		}
+		v := f.Vector()
+		for k := range v {
+			if k == i {
+				assert.NotEqual(t, v0[k], v[k], "%s does not move input %d", name, i)
+			} else {
+				assert.Equal(t, v0[k], v[k], "%s moves input %d (%s)", name, k, gesture.InputNames[k])
+			}
+		}
+		assert.Equal(t, i, gesture.Input(name))
+	}
+	assert.Equal(t, -1, gesture.Input("loudness"))
 }

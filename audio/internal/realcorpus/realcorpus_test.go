@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/tableref/tableref/audio"
@@ -292,4 +293,31 @@ func TestScoreErrors(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, res.Print(&out))
 	require.Contains(t, out.String(), "FAILED 1")
+}
+
+// TestRecordingsListsWhatIsHeardOneByOne: every recording of the clap and
+// knock classes with its labels' row, and not the clips of a _single class.
+func TestRecordingsListsWhatIsHeardOneByOne(t *testing.T) {
+	dir := writeBackwardsTable(t)
+	single := filepath.Join(dir, "table", "clap_single")
+	require.NoError(t, os.MkdirAll(single, 0o755))
+	writeFLAC(t, filepath.Join(single, "one.flac"), 16000, 1, 16, make([]int32, 1600))
+	recs, err := Recordings(dir)
+	require.NoError(t, err)
+	require.Len(t, recs, 4)
+	want := []struct {
+		class, name string
+		kind        Kind
+	}{{"clap_sequence", "clap_a_0", Claps}, {"clap_sequence", "clap_b_1", Claps}, {"knock_sequence", "knock_a_0", Bangs}, {"knock_sequence", "knock_b_1", Bangs}}
+	for i, w := range want {
+		r := recs[i]
+		assert.Equal(t, "table", r.Source)
+		assert.Equal(t, w.class, r.Class)
+		assert.Equal(t, w.name, r.Name)
+		assert.Equal(t, w.kind, r.Kind)
+		assert.Equal(t, 3.0, r.Label.Duration, r.Name)
+		assert.FileExists(t, r.Path)
+	}
+	_, err = Recordings(filepath.Join(dir, "nothing"))
+	assert.ErrorContains(t, err, "no such folder")
 }

@@ -33,6 +33,14 @@ type Settings struct {
 	// cannot alone turn its verdict.
 	Swap float64
 	Seed int64 // of the first member; member m uses Seed+m
+	// Ignore lists inputs (indices into gesture.Features.Vector) the
+	// network does not see: held at zero while it trains, and their
+	// first-layer weights written as zero, so that no value of theirs
+	// changes a verdict. A microphone's colour moves the spectral balance
+	// (the centroid, the low and high shares) more than a clap differs
+	// from a bang; a network that ignores those inputs judges by what a
+	// microphone leaves alone.
+	Ignore []int
 }
 
 // Shipped are the settings of the network tableref ships.
@@ -47,6 +55,11 @@ func Fit(ex []table.Example, s Settings) (gesture.Ensemble, error) {
 		if e.F.Considered() {
 			use = append(use, e)
 			seen[e.Y]++
+		}
+	}
+	for _, i := range s.Ignore {
+		if i < 0 || i >= gesture.Inputs {
+			return nil, fmt.Errorf("no input %d to ignore: the network has %d", i, gesture.Inputs)
 		}
 	}
 	if seen[0] == 0 || seen[1] == 0 || seen[2] == 0 {
@@ -130,6 +143,9 @@ func fit(ex []table.Example, s Settings, seed int64) *gesture.Net {
 						x[i] += s.Noise * rng.NormFloat64()
 					}
 				}
+				for _, i := range s.Ignore {
+					x[i] = 0
+				}
 				for j := range h {
 					z := n.B1[j]
 					for i, v := range x {
@@ -177,6 +193,11 @@ func fit(ex []table.Example, s Settings, seed int64) *gesture.Net {
 				m2[i] = 0.999*m2[i] + 0.001*gi*gi
 				*p -= s.Rate * (m1[i] / c1) / (math.Sqrt(m2[i]/c2) + 1e-8)
 			}
+		}
+	}
+	for _, i := range s.Ignore {
+		for j := range n.W1 {
+			n.W1[j][i] = 0
 		}
 	}
 	return n

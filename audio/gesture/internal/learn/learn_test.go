@@ -77,3 +77,39 @@ func TestGentleSoundsAreNotTrainedOn(t *testing.T) {
 	_, err := Fit(ex, small)
 	assert.ErrorContains(t, err, "have 0, 0 and 0")
 }
+
+// TestIgnoredInputsTurnNoVerdict: a network trained blind to the spectral
+// balance gives the same probabilities whatever the centroid and the low
+// and high shares say, and one trained seeing them does not.
+func TestIgnoredInputsTurnNoVerdict(t *testing.T) {
+	blind := small
+	for _, n := range []string{"centroid", "low", "high"} {
+		i := gesture.Input(n)
+		require.GreaterOrEqual(t, i, 0, n)
+		blind.Ignore = append(blind.Ignore, i)
+	}
+	ex := toy(300, 5)
+	seeing, err := Fit(ex, small)
+	require.NoError(t, err)
+	blinded, err := Fit(ex, blind)
+	require.NoError(t, err)
+	moved := 0
+	for _, e := range ex[:30] {
+		f := e.F
+		f.Centroid, f.Low, f.High = f.Centroid*8, 1-f.Low, 0.5-f.High
+		assert.Equal(t, blinded.Probs(e.F.Vector()), blinded.Probs(f.Vector()), "a colour change turned the blind network")
+		if seeing.Probs(e.F.Vector()) != seeing.Probs(f.Vector()) {
+			moved++
+		}
+	}
+	assert.Equal(t, 30, moved, "the seeing network reads the balance")
+	for _, n := range blinded {
+		for _, i := range blind.Ignore {
+			for j := range n.W1 {
+				require.Zero(t, n.W1[j][i], "an ignored input's weight")
+			}
+		}
+	}
+	_, err = Fit(ex, Settings{Members: 1, Hidden: 2, Epochs: 1, Batch: 8, Ignore: []int{gesture.Inputs}})
+	assert.ErrorContains(t, err, "no input 20 to ignore")
+}

@@ -3,6 +3,7 @@
 package table
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/tableref/tableref/audio"
 	"github.com/tableref/tableref/audio/gesture"
+	"github.com/tableref/tableref/audio/internal/realcorpus"
 )
 
 // labels is the part of a corpus label file we use.
@@ -60,6 +62,12 @@ func Extract(jf string) ([][]string, error) {
 		return nil, err
 	}
 	defer src.Close()
+	return extract(filepath.Base(jf), lab, src)
+}
+
+// extract runs src through a Listener and labels its onsets by lab; each
+// row starts with name.
+func extract(name string, lab labels, src *audio.WAV) ([][]string, error) {
 	// Judge by the labels: the first onset found within 15 ms of a
 	// labelled gesture is that gesture (the Listener places onsets within a
 	// few ms; a blip before a hit is further off). The features collected
@@ -126,7 +134,7 @@ func Extract(jf string) ([][]string, error) {
 				}
 			}
 		}
-		row := []string{filepath.Base(jf), lab.Tier, strconv.FormatFloat(o.Time, 'f', 4, 64), label[j]}
+		row := []string{name, lab.Tier, strconv.FormatFloat(o.Time, 'f', 4, 64), label[j]}
 		v := reflect.ValueOf(o.Features)
 		for k := range FeatureNames {
 			row = append(row, strconv.FormatFloat(v.Field(k).Float(), 'g', 6, 64))
@@ -143,6 +151,7 @@ type Example struct {
 	F     gesture.Features
 	X     []float64 // F.Vector()
 	Y     int       // 0 clap, 1 bang, 2 other
+	Real  bool      // a row of the real recordings (its tier starts with RealTier)
 }
 
 // Read reads feature tables (.csv or .csv.gz).
@@ -198,6 +207,7 @@ func Read(paths ...string) ([]Example, error) {
 			out = append(out, Example{
 				Name:  filepath.Base(p) + ":" + rec[col["file"]] + "@" + rec[col["t"]],
 				Label: rec[col["label"]], F: ft, X: ft.Vector(), Y: y,
+				Real: strings.HasPrefix(rec[col["tier"]], RealTier),
 			})
 		}
 	}
@@ -241,4 +251,49 @@ func Kind(label string) gesture.Kind {
 		return gesture.Bang
 	}
 	return gesture.Other
+}
+
+// RealTier starts the tier of every row measured on ../shared/corpus/real
+// (ExtractReal): "real/SOURCE/CLASS". Those recordings are for measuring
+// only; the network is never trained on them (see Trainable).
+const RealTier = "real/"
+
+// ExtractReal runs one recording of the real corpus through a Listener, as
+// Extract does a labelled one, and labels its onsets by the recording's
+// labels.csv row: each hit the row times (approximately: an automatic
+// detector's) is a clap or a bang as its class holds, and all of a class
+// of laughter or talk is speech.
+func ExtractReal(r realcorpus.Recording) ([][]string, error) {
+	p, err := realcorpus.ReadFLAC(r.Path)
+	if err != nil {
+		return nil, err
+	}
+	src, err := audio.NewWAV(bytes.NewReader(p.WAV()))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", r.Path, err)
+	}
+	lab := labels{Tier: RealTier + r.Source + "/" + r.Class}
+	switch r.Kind {
+	case realcorpus.Claps, realcorpus.Bangs:
+		for _, t := range r.Label.Times {
+			lab.Onsets = append(lab.Onsets, struct {
+				T    float64 `json:"t"`
+				Kind string  `json:"kind"`
+			}{t, string(r.Kind)})
+		}
+	default:
+		lab.Speech = [][2]float64{{0, p.Seconds()}}
+	}
+	return extract(r.Source+"/"+r.Class+"/"+r.Name+".flac", lab, src)
+}
+
+// Trainable reports an error when a table holds rows of the real
+// recordings (RealTier): they measure the network and must not teach it.
+func Trainable(ex []Example) error {
+	for _, e := range ex {
+		if e.Real {
+			return fmt.Errorf("%s: a row of the real recordings (tier %s...), which are for measuring only: train on the tables of our own and licensed material", e.Name, RealTier)
+		}
+	}
+	return nil
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/tableref/tableref/audio/internal/realcorpus"
 )
 
 // writeWAV writes 16-bit mono PCM.
@@ -90,4 +92,59 @@ func TestReadRefusesATableWithoutAFeature(t *testing.T) {
 	require.NoError(t, os.WriteFile(p, []byte("file,tier,t,label,level\nx,clean,1,clap,-3\n"), 0o644))
 	_, err := Read(p)
 	assert.ErrorContains(t, err, "regenerate the table")
+}
+
+// TestRealRowsMeasureAndNeverTeach: the real recordings' rows are labelled
+// by their hits, carry the real tier, and a table holding one is refused
+// for training.
+func TestRealRowsMeasureAndNeverTeach(t *testing.T) {
+	dir := filepath.Join("..", "..", "..", "..", "..", "shared", "corpus", "real")
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("TABLEREF_REQUIRE_CORPUS") == "1" {
+			t.Fatal("../shared/corpus/real is missing")
+		}
+		t.Skip("../shared/corpus/real is missing")
+	}
+	recs, err := realcorpus.Recordings(dir)
+	require.NoError(t, err)
+	var clap, laugh *realcorpus.Recording
+	for i, r := range recs {
+		switch {
+		case clap == nil && r.Kind == realcorpus.Claps && len(r.Label.Times) > 0:
+			clap = &recs[i]
+		case laugh == nil && r.Kind == realcorpus.Noise:
+			laugh = &recs[i]
+		}
+	}
+	require.NotNil(t, clap, "a clap recording with hits")
+	require.NotNil(t, laugh, "a recording of laughter or talk")
+	tmp := t.TempDir()
+	for _, r := range []*realcorpus.Recording{clap, laugh} {
+		rows, err := ExtractReal(*r)
+		require.NoError(t, err)
+		require.NotEmpty(t, rows)
+		p := filepath.Join(tmp, r.Name+".csv")
+		require.NoError(t, Write(p, rows))
+		ex, err := Read(p)
+		require.NoError(t, err)
+		claps := 0
+		for _, e := range ex {
+			assert.True(t, e.Real, e.Name)
+			if e.Label == "clap" {
+				claps++
+			}
+			if r == laugh {
+				assert.Equal(t, "speech", e.Label, "all of laughter is speech: %s", e.Name)
+			}
+		}
+		if r == clap {
+			assert.Greater(t, claps, len(r.Label.Times)/2, "most of the labelled hits are found as claps")
+			assert.LessOrEqual(t, claps, len(r.Label.Times))
+		}
+		assert.ErrorContains(t, Trainable(ex), "for measuring only")
+		for i := range ex {
+			ex[i].Real = false
+		}
+		assert.NoError(t, Trainable(ex))
+	}
 }

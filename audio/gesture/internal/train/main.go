@@ -4,8 +4,12 @@
 //	                                           ../shared/corpus/README.md) and write every onset's
 //	                                           features with its true label
 //	train fit -out weights.go FILE.csv...      train the network ensemble on feature tables (.csv or .csv.gz);
-//	                                           -var narrowModel for the telephone line's
+//	                                           -var narrowModel for the telephone line's; -ignore NAMES
+//	                                           trains it blind to those inputs
 //	train eval [-band narrow] FILE.csv...      score a shipped network on feature tables
+//	train real -corpus DIR -out OUTDIR         the real recordings' tables (../shared/corpus/real), one per
+//	                                           source and class, to measure with (fit -eval, eval), never to
+//	                                           train on: fit refuses their rows
 //
 // Training is deterministic: the same tables give the same weights.
 package main
@@ -18,18 +22,21 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/gesture/internal/learn"
 	"github.com/tableref/tableref/audio/gesture/internal/table"
+	"github.com/tableref/tableref/audio/internal/realcorpus"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: train features|fit|eval ...")
+		fmt.Fprintln(os.Stderr, "usage: train features|fit|eval|real ...")
 		os.Exit(2)
 	}
 	var err error
@@ -40,6 +47,8 @@ func main() {
 		err = runFit(os.Args[2:])
 	case "eval":
 		err = runEval(os.Args[2:])
+	case "real":
+		err = runReal(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown subcommand %q", os.Args[1])
 	}
@@ -107,14 +116,28 @@ func runFit(args []string) error {
 	fs.Float64Var(&s.Swap, "swap", s.Swap, "chance that an input is swapped for another example's while training")
 	fs.Int64Var(&s.Seed, "seed", s.Seed, "seed of the starting weights and the order of the examples")
 	evalOn := fs.String("eval", "", "comma-separated feature tables to score the new ensemble on")
+	ignore := fs.String("ignore", "", "comma-separated inputs the network does not see, by name: "+strings.Join(gesture.InputNames[:], ", "))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
 		return errors.New("fit needs -out and feature tables")
 	}
+	for _, n := range strings.Split(*ignore, ",") {
+		if n = strings.TrimSpace(n); n == "" {
+			continue
+		}
+		i := gesture.Input(strings.ToLower(n))
+		if i < 0 {
+			return fmt.Errorf("-ignore: no input %q (the inputs: %s)", n, strings.Join(gesture.InputNames[:], ", "))
+		}
+		s.Ignore = append(s.Ignore, i)
+	}
 	ex, err := table.Read(fs.Args()...)
 	if err != nil {
+		return err
+	}
+	if err := table.Trainable(ex); err != nil {
 		return err
 	}
 	ens, err := learn.Fit(ex, s)
@@ -222,4 +245,64 @@ func report(w io.Writer, name string, ens gesture.Ensemble, ex []table.Example) 
 		count["clap"][gesture.Clap], total("clap"), count["clap"][gesture.Bang],
 		count["bang"][gesture.Bang], total("bang"), count["bang"][gesture.Clap],
 		count["other"][gesture.Clap]+count["other"][gesture.Bang], total("other"))
+}
+
+// runReal writes the feature tables of the real recordings: every onset of
+// every recording, labelled by the hits its labels.csv times, one table per
+// source and class (OUTDIR/real_SOURCE__CLASS.csv.gz).
+func runReal(args []string) error {
+	fs := flag.NewFlagSet("real", flag.ContinueOnError)
+	dir := fs.String("corpus", filepath.Join("..", "shared", "corpus", "real"), "the real corpus folder (SOURCE/CLASS/*.flac with SOURCE/labels.csv)")
+	out := fs.String("out", "", "folder to write the tables to")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("real needs -out")
+	}
+	recs, err := realcorpus.Recordings(*dir)
+	if err != nil {
+		return err
+	}
+	if len(recs) == 0 {
+		return fmt.Errorf("%s: no recordings", *dir)
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	rows := make([][][]string, len(recs))
+	errs := make([]error, len(recs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				rows[i], errs[i] = table.ExtractReal(recs[i])
+			}
+		}()
+	}
+	for i := range recs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	var class [][]string
+	for i, r := range recs {
+		class = append(class, rows[i]...)
+		if i+1 < len(recs) && recs[i+1].Source == r.Source && recs[i+1].Class == r.Class {
+			continue
+		}
+		p := filepath.Join(*out, "real_"+r.Source+"__"+r.Class+".csv.gz")
+		if err := table.Write(p, class); err != nil {
+			return err
+		}
+		fmt.Printf("%s: %d onsets\n", p, len(class))
+		class = nil
+	}
+	return nil
 }
