@@ -1,6 +1,7 @@
 package dice
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -41,12 +42,30 @@ func TestRollsStayInRangeAndCoverIt(t *testing.T) {
 	}
 }
 
+// TestRollsAreSeeded: the same seed rolls the same dice, roll after roll,
+// and other seeds roll others (a roller that ignored its seed, or always
+// rolled the same, would pass the first half alone).
 func TestRollsAreSeeded(t *testing.T) {
-	a, b := game.NewRand(9), game.NewRand(9)
 	s := Spec{N: 5, Sides: 20}
-	x, _ := s.Roll(&a)
-	y, _ := s.Roll(&b)
-	assert.Equal(t, x, y)
+	rolls := func(seed uint64) [][]int {
+		r := game.NewRand(seed)
+		var out [][]int
+		for range 20 {
+			d, _ := s.Roll(&r)
+			out = append(out, d)
+		}
+		return out
+	}
+	nine := rolls(9)
+	assert.Equal(t, nine, rolls(9), "the same seed, the same rolls")
+	distinct := map[string]bool{}
+	for _, d := range nine {
+		distinct[fmt.Sprint(d)] = true
+	}
+	assert.Greater(t, len(distinct), 15, "twenty rolls of 5d20 from one seed are not the same few")
+	for seed := uint64(10); seed < 15; seed++ {
+		assert.NotEqual(t, nine, rolls(seed), "seed %d rolls as seed 9 does", seed)
+	}
 }
 
 func FuzzParse(f *testing.F) {
