@@ -215,31 +215,100 @@ func (s *Server) ownRoomsLocked(key string) []*room {
 	return own
 }
 
-// openSocket counts a websocket of the peer; false when it has too many.
-func (s *Server) openSocket(p peer) bool {
+// socketSlot is one of an address's places for a websocket, held by one
+// socket at a time: a token's new socket may take over the place of its
+// own oldest one (replaceOwnSocket). limMu guards held.
+type socketSlot struct {
+	key   string  // the address's (peer.key)
+	owner string  // the room's code and hashToken of the socket's token; "" for a watching screen
+	n     uint64  // the order of opening: the oldest is replaced first
+	c     *client // the socket
+	held  bool
+}
+
+// slotOwner is who a socket's place belongs to: a token of a room, or
+// nobody ("") for a screen that only watches.
+func slotOwner(code, tok string) string {
+	if tok == "" {
+		return ""
+	}
+	return code + " " + hashToken(tok)
+}
+
+// openSocket counts c, a websocket of the peer for owner (slotOwner); nil
+// when the peer has too many.
+func (s *Server) openSocket(p peer, owner string, c *client) *socketSlot {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
 	if s.limited() && s.sockets[p.key] >= socketCap(p) {
-		return false
+		return nil
 	}
 	s.sockets[p.key]++
-	return true
+	return s.holdLocked(&socketSlot{key: p.key, owner: owner, c: c})
 }
 
-// closeSocket forgets a websocket counted by openSocket.
-func (s *Server) closeSocket(p peer) {
+// holdLocked records sl as held; the caller holds limMu.
+func (s *Server) holdLocked(sl *socketSlot) *socketSlot {
+	if s.socketSlots == nil {
+		s.socketSlots = map[*socketSlot]bool{}
+	}
+	sl.n, sl.held = clientN.Add(1), true
+	s.socketSlots[sl] = true
+	return sl
+}
+
+// closeSocket frees a place counted by openSocket, unless a newer socket
+// of its owner took it over.
+func (s *Server) closeSocket(sl *socketSlot) {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
-	if s.sockets[p.key]--; s.sockets[p.key] <= 0 {
-		delete(s.sockets, p.key)
+	if !sl.held {
+		return
+	}
+	sl.held = false
+	delete(s.socketSlots, sl)
+	if s.sockets[sl.key]--; s.sockets[sl.key] <= 0 {
+		delete(s.sockets, sl.key)
 	}
 }
 
-// socketsFull reports whether the peer has all the websockets it may.
-func (s *Server) socketsFull(p peer) bool {
+// ownSocketLocked is the oldest place owner holds at the peer's address
+// (nil for none); the caller holds limMu.
+func (s *Server) ownSocketLocked(p peer, owner string) *socketSlot {
+	var oldest *socketSlot
+	if owner == "" {
+		return nil
+	}
+	for sl := range s.socketSlots {
+		if sl.key == p.key && sl.owner == owner && (oldest == nil || sl.n < oldest.n) {
+			oldest = sl
+		}
+	}
+	return oldest
+}
+
+// replaceOwnSocket gives a new socket of owner the place of owner's oldest
+// socket from the same address, which it returns for the caller to close:
+// a phone that wakes while its dead socket still holds a place is never
+// locked out by its address's cap. A nil place when owner has none there.
+func (s *Server) replaceOwnSocket(p peer, owner string, c *client) (sl *socketSlot, old *client) {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
-	return s.limited() && s.sockets[p.key] >= socketCap(p)
+	o := s.ownSocketLocked(p, owner)
+	if o == nil {
+		return nil, nil
+	}
+	o.held = false
+	delete(s.socketSlots, o)
+	return s.holdLocked(&socketSlot{key: p.key, owner: owner, c: c}), o.c
+}
+
+// socketsFull reports whether the peer has all the websockets it may and
+// owner has none of them to replace.
+func (s *Server) socketsFull(p peer, owner string) bool {
+	s.limMu.Lock()
+	defer s.limMu.Unlock()
+	return s.limited() && s.sockets[p.key] >= socketCap(p) && s.ownSocketLocked(p, owner) == nil
 }
 
 func tooManySockets(p peer) string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -312,6 +313,51 @@ func TestATokensSocketsPastTheCapCloseTheOldest(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A phone that wakes while its dead socket still holds one of its
+// address's places is not locked out: a token's new socket replaces its
+// own old one even when the address has all the sockets it may, and takes
+// its place at once (not when the old one is found dead). A token with no
+// socket there gets no place of anybody's.
+func TestATokensNewSocketReplacesItsOwnAtTheAddresssCap(t *testing.T) {
+	l := startLive(t, Config{RateLimit: 1000})
+	usePeerHeader(l.Server)
+	code, _ := createRoom(t, l.Server, map[string]any{"game": "celestial", "players": 2})
+	_, ann := joinRoom(t, l.Server, code, "Ann")
+	_, bob := joinRoom(t, l.Server, code, "Bob")
+	from := http.Header{peerHeader: {"10.0.0.9"}}
+	dialTok := func(tok string) (*wsClient, *http.Response, error) {
+		return dialWith(t, l, "/ws/"+code+"?"+url.Values{"token": {tok}}.Encode(), from)
+	}
+	old, _, err := dialTok(ann)
+	require.NoError(t, err)
+	old.readState()
+	for i := range maxSocketsPerAddr - 1 {
+		c, _, err := dialWith(t, l, "/ws/"+code+"?watch=1", from)
+		require.NoError(t, err, "socket %d", i+2)
+		c.readState()
+	}
+	_, res, err := dialTok(bob)
+	require.Error(t, err, "Bob has no socket of his own to replace")
+	require.NotNil(t, res)
+	assert.Equal(t, 429, res.StatusCode)
+
+	for round := range 3 { // again and again: each new socket takes the last one's place
+		c, res, err := dialTok(ann)
+		require.NoError(t, err, "round %d: Ann's new socket is locked out", round)
+		require.Equal(t, 101, res.StatusCode)
+		c.readState()
+		assert.Equal(t, fws.ClosePolicyViolation, old.closeCode(), "round %d: Ann's old socket is closed", round)
+		old = c
+	}
+	l.limMu.Lock()
+	n := l.sockets["a:10.0.0.9"]
+	l.limMu.Unlock()
+	assert.LessOrEqual(t, n, maxSocketsPerAddr, "the address holds no more places than it may")
+	_, res, err = dialTok(bob)
+	require.Error(t, err, "and still none for Bob")
+	assert.Equal(t, 429, res.StatusCode)
 }
 
 // A frame that is JSON but not a frame (a field of the wrong type) is

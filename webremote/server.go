@@ -146,6 +146,8 @@ type Server struct {
 
 	limMu   sync.Mutex
 	sockets map[string]int // open websockets by address key
+	// socketSlots are the places those websockets hold (limit.go).
+	socketSlots map[*socketSlot]bool
 	// testPeer, set by tests, says where a request comes from (ok false:
 	// from its connection).
 	testPeer func(c *fiber.Ctx) (peer, bool)

@@ -176,10 +176,14 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 		return fail(fiber.StatusUpgradeRequired, "this is a websocket: connect with ws://…/ws/ROOM?token=TOKEN")
 	}
 	p := s.peerOf(c)
-	if s.socketsFull(p) {
+	r := s.room(c.Params("room"))
+	owner := ""
+	if r != nil {
+		owner = slotOwner(r.code, c.Query("token"))
+	}
+	if s.socketsFull(p, owner) {
 		return fail(fiber.StatusTooManyRequests, tooManySockets(p))
 	}
-	r := s.room(c.Params("room"))
 	if r == nil {
 		return fail(fiber.StatusNotFound, "no room "+oneLine(c.Params("room")))
 	}
@@ -225,14 +229,22 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 		return
 	}
 	defer s.finish()
-	if !s.openSocket(p) { // the check before the upgrade raced with another socket
+	c := newClient(conn, tok)
+	c.hold = s.holdWriters
+	owner := ""
+	if !watch {
+		owner = slotOwner(r.code, tok)
+	}
+	sl, old := s.openSocket(p, owner, c), (*client)(nil)
+	if sl == nil { // the address is full: the token's own oldest socket there makes way
+		sl, old = s.replaceOwnSocket(p, owner, c)
+	}
+	if sl == nil { // the check before the upgrade raced with another socket
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.ClosePolicyViolation, tooManySockets(p)), time.Now().Add(writeWait))
 		return
 	}
-	defer s.closeSocket(p)
+	defer s.closeSocket(sl)
 	conn.SetReadLimit(BodyLimit)
-	c := newClient(conn, tok)
-	c.hold = s.holdWriters
 	if err := r.attach(c, since, watch); err != nil {
 		// The token stopped working between the check and the upgrade,
 		// or the server is stopping.
@@ -241,7 +253,13 @@ func (s *Server) wsServe(conn *websocket.Conn) {
 			code = websocket.CloseGoingAway
 		}
 		_ = conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, err.msg), time.Now().Add(writeWait))
+		if old != nil {
+			r.replace(old)
+		}
 		return
+	}
+	if old != nil {
+		r.replace(old)
 	}
 	if !watch {
 		r.closeOldestOfToken(c)
@@ -360,8 +378,23 @@ func (r *room) closeOldestOfToken(c *client) {
 				oldest = o
 			}
 		}
-		delete(r.clients, oldest)
-		r.goneLocked(oldest)
-		oldest.close(websocket.ClosePolicyViolation, fmt.Sprintf("replaced by a newer connection of the same token (at most %d at once)", maxSocketsPerToken))
+		r.replaceLocked(oldest, fmt.Sprintf("replaced by a newer connection of the same token (at most %d at once)", maxSocketsPerToken))
 	}
+}
+
+// replace closes old, a socket whose place at its address's cap a newer
+// socket of the same token took (replaceOwnSocket).
+func (r *room) replace(old *client) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.replaceLocked(old, "replaced by a newer connection of the same token from the same address")
+}
+
+// replaceLocked closes a socket that a newer one of its token replaces.
+func (r *room) replaceLocked(old *client, why string) {
+	if _, ok := r.clients[old]; ok {
+		delete(r.clients, old)
+		r.goneLocked(old)
+	}
+	old.close(websocket.ClosePolicyViolation, why)
 }
