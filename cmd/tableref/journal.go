@@ -13,14 +13,15 @@ import (
 )
 
 // tableref journal check DIR: the state of every room journal in a serve
-// --data directory (its live journals, its done/ folder and the copies it
-// kept of damaged ones), without changing any of them.
+// --data directory (its rooms/ folder of live journals, rooms/done and the
+// copies it kept of damaged ones), without changing any of them.
 
 const journalAbout = `Looks after the rooms' journals that tableref serve keeps in its --data
 directory (one per room: every change to a room, one checksummed line each).
 
 Commands:
-  check DIR   say, for every journal in DIR and DIR/done, whether it is whole
+  check DIR   say, for every journal in DIR/rooms and DIR/rooms/done (where
+              serve keeps them), or in DIR and DIR/done, whether it is whole
               (with its room's code, game, status, records and moves), has a
               torn last line (cut off when the server resumes it) or is
               damaged at some line (the server resumes the room from the
@@ -28,6 +29,10 @@ Commands:
               status 1 when any is damaged
 
 Run tableref journal check --help for more.`
+
+// roomsDir is where tableref serve keeps the rooms' journals under its
+// --data directory (webremote.Config.Data).
+func roomsDir(data string) string { return filepath.Join(data, "rooms") }
 
 func runJournal(e *env, args []string) error {
 	if len(args) == 0 {
@@ -44,13 +49,14 @@ func runJournal(e *env, args []string) error {
 }
 
 func runJournalCheck(e *env, args []string) error {
-	const about = "Says, for every room journal in DIR (the --data directory of tableref serve) and\n" +
-		"DIR/done, whether it is whole (ok, with its room's code, game, status, number of\n" +
-		"records and moves), has a torn last line (the server cuts it off and resumes the\n" +
-		"room from the records before it) or is damaged at some line, and why. The copies\n" +
-		"of damaged journals the server kept (NAME.journal.damaged-TIME) are listed too.\n" +
-		"Nothing is changed. The exit status is 1 when a journal is damaged or holds no\n" +
-		"room the server could resume."
+	const about = "Says, for every room journal in DIR/rooms and DIR/rooms/done (DIR being the\n" +
+		"--data directory of tableref serve, which keeps them there), or in DIR and DIR/done\n" +
+		"(DIR being that rooms directory), whether it is whole (ok, with its room's code,\n" +
+		"game, status, number of records and moves), has a torn last line (the server cuts\n" +
+		"it off and resumes the room from the records before it) or is damaged at some\n" +
+		"line, and why. The copies of damaged journals the server kept\n" +
+		"(NAME.journal.damaged-TIME) are listed too. Nothing is changed. The exit status\n" +
+		"is 1 when a journal is damaged or holds no room the server could resume."
 	fs := newFlags("journal check", "DIR", about, e.stdout)
 	fs.Usage = func() { fmt.Fprintf(e.stdout, "Usage: tableref journal check DIR\n\n%s\n", about) } // no flags
 	for _, a := range args {
@@ -79,8 +85,11 @@ func runJournalCheck(e *env, args []string) error {
 	if !st.IsDir() {
 		return fmt.Errorf("%s is not a directory (give the --data directory of tableref serve)", dir)
 	}
+	// DIR is the --data directory (journals under rooms/) or, as
+	// webremote.Config.Data, the rooms directory itself.
 	var files []string
-	for _, sub := range []string{"", "done"} {
+	subs := []string{"", "done", roomsDir(""), filepath.Join(roomsDir(""), "done")}
+	for _, sub := range subs {
 		ents, err := os.ReadDir(filepath.Join(dir, sub))
 		if err != nil {
 			if sub != "" && os.IsNotExist(err) {
@@ -101,7 +110,7 @@ func runJournalCheck(e *env, args []string) error {
 		}
 	}
 	if len(files) == 0 {
-		fmt.Fprintf(e.stdout, "no journals in %s\n", dir)
+		fmt.Fprintf(e.stdout, "no journals in %s, nor in its %s, %s or %s folder\n", dir, subs[1], subs[2], subs[3])
 		return nil
 	}
 	width := 0
@@ -115,7 +124,7 @@ func runJournalCheck(e *env, args []string) error {
 		if !copied {
 			journals++
 		}
-		line, ok := checkJournalFile(filepath.Join(dir, f), copied, filepath.Dir(f) == "done")
+		line, ok := checkJournalFile(filepath.Join(dir, f), copied, filepath.Base(filepath.Dir(f)) == "done")
 		if !ok {
 			bad++
 		}

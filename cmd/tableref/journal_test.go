@@ -139,11 +139,35 @@ func TestCLIJournalCheckFailsOnADamagedJournal(t *testing.T) {
 	assert.Contains(t, r.stderr, "3 of the 4 journals")
 }
 
+// Given the --data directory of tableref serve, as its help and the docs
+// say, the check finds the journals where serve keeps them: under rooms/.
+func TestCLIJournalCheckFindsTheJournalsOfADataDirectory(t *testing.T) {
+	data := t.TempDir()
+	srv := webremote.New(webremote.Config{RateLimit: -1, Data: roomsDir(data)})
+	good, _ := journalRoom(t, srv, 3)
+	bad, _ := journalRoom(t, srv, 6)
+	ended, host := journalRoom(t, srv, 1)
+	require.Equal(t, 200, call(t, srv, "POST", "/api/rooms/"+ended+"/end", host, map[string]any{}, nil))
+	rewriteLine(t, filepath.Join(roomsDir(data), bad+".journal"), 6, "0badc0de {\"t\":\"move\"}\n")
+
+	r := cliRun(t, nil, "journal", "check", data)
+	assert.Equal(t, 1, r.code, "the damaged journal is found\n%s", r)
+	assert.Contains(t, reportLine(t, r.stdout, "rooms/"+good+".journal"), "ok: room "+good)
+	assert.Contains(t, reportLine(t, r.stdout, "rooms/"+bad+".journal"), "DAMAGED at line 6 (bad checksum)")
+	assert.Contains(t, reportLine(t, r.stdout, "rooms/done/"+ended+".journal"), "ok: room "+ended+", deck, ended")
+	assert.Equal(t, "tableref journal: 1 of the 3 journals in "+data+" cannot be resumed whole\n", r.stderr)
+
+	// The rooms directory itself is checked as before.
+	r = cliRun(t, nil, "journal", "check", roomsDir(data))
+	assert.Equal(t, 1, r.code, "%s", r)
+	assert.Contains(t, reportLine(t, r.stdout, bad+".journal"), "DAMAGED at line 6 (bad checksum)")
+}
+
 func TestCLIJournalCheckOnAnEmptyDirectory(t *testing.T) {
 	data := t.TempDir()
 	r := cliRun(t, nil, "journal", "check", data)
 	assert.Equal(t, 0, r.code, "%s", r)
-	assert.Equal(t, "no journals in "+data+"\n", r.stdout)
+	assert.Equal(t, "no journals in "+data+", nor in its done, rooms or rooms/done folder\n", r.stdout)
 }
 
 func TestCLIJournalHelp(t *testing.T) {

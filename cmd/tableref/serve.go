@@ -172,7 +172,7 @@ func runServe(e *env, args []string) error {
 		}
 		return d
 	}
-	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: filepath.Join(data, "rooms"),
+	srv := webremote.New(webremote.Config{PublicURL: base, Log: out, Data: roomsDir(data),
 		IdleDone: never(idleDone), IdleAny: never(idleAny), RateLimit: rateLimit})
 	var player sound.Player = sound.Silent{}
 	if !quiet {
@@ -203,7 +203,7 @@ func runServe(e *env, args []string) error {
 	p.attach() // what happened as the rooms were resumed is announced now
 	go p.watch(200 * time.Millisecond)
 	// A room resumed after a restart is heard at once, as it was before.
-	adopted, resumedAudio := p.adopt(journal.Dir(filepath.Join(data, "rooms")).Modified)
+	adopted, resumedAudio := p.adopt(journal.Dir(roomsDir(data)).Modified)
 	if resumedAudio && !noMic {
 		out.printf("The microphone serves the resumed room %s (%s).\n", adopted, srv.GameOf(adopted))
 	}
