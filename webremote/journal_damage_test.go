@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -60,15 +61,39 @@ func noteOf(st testState, typ string) (text string, ok bool) {
 	return "", false
 }
 
+// A line damaged in a journal's middle (its bytes changed), or whole lines
+// out of their order (one deleted, repeated, or swapped with the next),
+// stop the replay where the damage is: the room resumes from the records
+// before it.
 func TestADamagedLineResumesTheRoomFromJustBeforeIt(t *testing.T) {
+	// Each damage changes the lines around line bad (from 1), a move, and
+	// says at which line the replay must stop.
+	rewrite := func(f func([]byte) []byte) func([][]byte, int) ([][]byte, int) {
+		return func(l [][]byte, bad int) ([][]byte, int) {
+			l = slices.Clone(l)
+			l[bad-1] = f(bytes.Clone(l[bad-1]))
+			return l, bad
+		}
+	}
 	cases := []struct {
-		name, why string
-		damage    func(line []byte) []byte
+		name, why string // why: a regexp
+		damage    func(lines [][]byte, bad int) ([][]byte, int)
 	}{
-		{"a bad checksum", "bad checksum", func(l []byte) []byte { l[20] ^= 0x01; return l }},
-		{"bad JSON", "bad JSON", func([]byte) []byte {
+		{"a bad checksum", `bad checksum`, rewrite(func(l []byte) []byte { l[20] ^= 0x01; return l })},
+		{"bad JSON", `bad JSON`, rewrite(func([]byte) []byte {
 			body := []byte(`{"t":"move","seq":`)
 			return fmt.Appendf(nil, "%08x %s\n", crc32.ChecksumIEEE(body), body)
+		})},
+		{"a deleted line", `move \d+ follows move \d+`, func(l [][]byte, bad int) ([][]byte, int) {
+			return slices.Concat(l[:bad-1], l[bad:]), bad
+		}},
+		{"a repeated line", `move \d+ follows move \d+`, func(l [][]byte, bad int) ([][]byte, int) {
+			return slices.Concat(l[:bad], [][]byte{l[bad-1]}, l[bad:]), bad + 1
+		}},
+		{"two swapped lines", `move \d+ follows move \d+`, func(l [][]byte, bad int) ([][]byte, int) {
+			l = slices.Clone(l)
+			l[bad-1], l[bad] = l[bad], l[bad-1]
+			return l, bad
 		}},
 	}
 	for _, c := range cases {
@@ -79,26 +104,30 @@ func TestADamagedLineResumesTheRoomFromJustBeforeIt(t *testing.T) {
 			n := len(lines) - 1 // the last element is "" after the final newline
 			require.Greater(t, n, 12)
 			bad := n - 4 // a move in the middle: four lines after it
+			for _, l := range lines[bad-2 : bad+1] {
+				require.Contains(t, string(l), `"t":"move"`, "moves around the damage")
+			}
 			views(t, s, code, toks)
-			lines[bad-1] = c.damage(bytes.Clone(lines[bad-1]))
-			damaged := bytes.Join(lines, nil)
+			changed, at := c.damage(lines, bad)
+			damaged := bytes.Join(changed, nil)
 			path := filepath.Join(dir, code+".journal")
 			require.NoError(t, os.WriteFile(path, damaged, 0o600))
-			want := seqAfter(t, lines, bad-1)
+			want := seqAfter(t, changed, at-1)
 
 			var log syncBuffer
 			s2 := newTestServer(t, Config{Data: dir, Log: &log})
+			require.Equal(t, 200, call(t, s2, "GET", "/api/rooms/"+code+"/view", toks[0], nil).status, "the room is resumed: %s", log.String())
 			st := viewOf(t, s2, code, toks[0])
 			assert.Equal(t, "playing", st.Room.Status)
 			assert.Equal(t, want, st.Seq, "the room is as the records before the damaged line left it")
 			text, ok := noteOf(st, "damaged")
 			require.True(t, ok, "the table says so: %+v", st.Events)
-			assert.Equal(t, fmt.Sprintf("The saved game was damaged at line %d: it resumes from just before that line.", bad), text)
+			assert.Equal(t, fmt.Sprintf("The saved game was damaged at line %d: it resumes from just before that line.", at), text)
 			for _, tok := range toks[1:] {
 				_, ok := noteOf(viewOf(t, s2, code, tok), "damaged")
 				assert.True(t, ok, "every phone sees the note too")
 			}
-			assert.Contains(t, log.String(), fmt.Sprintf("room %s: its journal was damaged at line %d (%s): it resumes from the %d records before that line", code, bad, c.why, bad-1))
+			assert.Regexp(t, fmt.Sprintf(`room %s: its journal was damaged at line %d \(%s\): it resumes from the %d records before that line`, code, at, c.why, at-1), log.String())
 			assert.Contains(t, log.String(), fmt.Sprintf("resumed 1 room: %s (louseflea, playing, seq %d)", code, want))
 
 			copies := damagedCopies(t, dir, code)
@@ -111,8 +140,8 @@ func TestADamagedLineResumesTheRoomFromJustBeforeIt(t *testing.T) {
 			// The repaired journal is whole: the kept records, the note's
 			// room record, then what comes next.
 			now := journalFile(t, dir, code)
-			assert.Equal(t, lines[:bad-1], now[:bad-1])
-			assert.Contains(t, string(now[bad-1]), `"why":"repaired"`)
+			assert.Equal(t, changed[:at-1], now[:at-1])
+			assert.Contains(t, string(now[at-1]), `"why":"repaired"`)
 			playSome(t, s2, code, toks[1:], 3)
 			after, seq2 := views(t, s2, code, toks)
 			assert.Equal(t, want+3, seq2)

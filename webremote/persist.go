@@ -216,21 +216,24 @@ func (s *Server) resume() {
 	for _, name := range names {
 		j, recs, repaired, err := dir.Open(name)
 		var damage *journal.DamageError
+		// salvage keeps the damaged journal whole beside it, cuts it
+		// before the damage and opens it again.
+		salvage := func(cut func() (string, *journal.DamageError, error)) error {
+			kept, d, err := cut()
+			if err == nil {
+				damage = d
+				s.logSalvaged(name, damage, kept)
+				j, recs, _, err = dir.Open(name)
+			}
+			return err
+		}
 		if errors.As(err, &damage) {
 			damage = nil
 			if !s.salvageable(dir, name) {
 				s.logf("room %s: cannot resume it (%v): the records before the damage make no room; its journal is left as it is", name, err)
 				continue
 			}
-			var kept string
-			kept, damage, err = dir.Salvage(name, s.clock().Now())
-			if err == nil {
-				if damage != nil {
-					s.logf("room %s: its journal was damaged at line %d (%s): it resumes from the %d records before that line; the whole journal is kept as %s",
-						name, damage.Line, damage.Why, damage.Records, kept)
-				}
-				j, recs, repaired, err = dir.Open(name)
-			}
+			err = salvage(func() (string, *journal.DamageError, error) { return dir.Salvage(name, s.clock().Now()) })
 		}
 		if err != nil {
 			s.logf("room %s: cannot resume it (%v); its journal is left as it is", name, err)
@@ -240,6 +243,22 @@ func (s *Server) resume() {
 			s.logf("room %s: its last record was torn (the server stopped while writing it) and is dropped", name)
 		}
 		r, at, err := s.restore(recs)
+		var place *placeError
+		if errors.As(err, &place) && place.before > 0 {
+			// Whole lines out of their order: resumed from the records
+			// before the first, as a damaged line is.
+			if _, _, perr := s.restore(recs[:place.before]); perr == nil {
+				j.Close()
+				err = salvage(func() (string, *journal.DamageError, error) {
+					return dir.SalvageBefore(name, s.clock().Now(), place.before, place.why)
+				})
+				if err != nil {
+					s.logf("room %s: cannot resume it (%v); its journal is left as it is", name, err)
+					continue
+				}
+				r, at, err = s.restore(recs)
+			}
+		}
 		if err != nil || r.status == statusEnded || s.room(r.code) != nil {
 			j.Close()
 			if err != nil {
@@ -297,6 +316,14 @@ func (s *Server) resume() {
 	}
 }
 
+// logSalvaged says in the log that a damaged journal was repaired.
+func (s *Server) logSalvaged(name string, damage *journal.DamageError, kept string) {
+	if damage != nil {
+		s.logf("room %s: its journal was damaged at line %d (%s): it resumes from the %d records before that line; the whole journal is kept as %s",
+			name, damage.Line, damage.Why, damage.Records, kept)
+	}
+}
+
 // salvageable reports whether the records before the damage in the named
 // journal make a room that can be resumed.
 func (s *Server) salvageable(dir journal.Dir, name string) bool {
@@ -315,6 +342,12 @@ type JournalSummary struct {
 	Status string // lobby, playing, paused, over or ended
 	Round  int    // games started in the room (0: none yet)
 	Moves  int    // the moves of its current game
+	// Misplaced is the line (from 1) of the first record out of its
+	// place (a line deleted, repeated or swapped), 0 for none; the room
+	// above is then the one the records before it make, from which the
+	// server resumes it, and Why says what is wrong.
+	Misplaced int
+	Why       string
 }
 
 // CheckJournal rebuilds a room from a journal's records (journal.Read) as
@@ -323,14 +356,39 @@ type JournalSummary struct {
 func CheckJournal(recs []json.RawMessage) (JournalSummary, error) {
 	s := &Server{}
 	r, _, err := s.restore(recs)
+	var place *placeError
+	misplaced := 0
+	if errors.As(err, &place) && place.before > 0 {
+		if pr, _, perr := s.restore(recs[:place.before]); perr == nil {
+			r, err, misplaced = pr, nil, place.before+1
+		}
+	}
 	if err != nil {
 		return JournalSummary{}, err
 	}
-	sum := JournalSummary{Code: r.code, Game: r.info.ID, Status: r.status, Round: r.round}
+	sum := JournalSummary{Code: r.code, Game: r.info.ID, Status: r.status, Round: r.round, Misplaced: misplaced}
+	if misplaced > 0 {
+		sum.Why = place.why
+	}
 	if r.match != nil {
 		sum.Moves = r.match.Seq()
 	}
 	return sum, nil
+}
+
+// placeError is a journal's record out of its place: a line deleted,
+// repeated or swapped with another, each whole. The records before it are
+// in order.
+type placeError struct {
+	before int // the records before it
+	why    string
+}
+
+func (e *placeError) Error() string { return fmt.Sprintf("record %d: %s", e.before+1, e.why) }
+
+// outOfPlace is the placeError of record i (from 0).
+func outOfPlace(i int, format string, args ...any) error {
+	return &placeError{before: i, why: fmt.Sprintf(format, args...)}
 }
 
 // idRecord is a remembered move id, to answer a resent move after a restart.
@@ -371,21 +429,21 @@ func (s *Server) restoreAt(recs []json.RawMessage, at *int64) (*room, error) {
 				}
 			}
 			if rec.Seq != len(moves) {
-				return nil, fmt.Errorf("record %d: the room was at move %d but the journal holds %d", i+1, rec.Seq, len(moves))
+				return nil, outOfPlace(i, "the room was at move %d but the journal holds %d", rec.Seq, len(moves))
 			}
 			cur = &rec
 		case recMove:
 			if cur == nil || cur.Round == 0 || rec.Move == nil {
-				return nil, fmt.Errorf("record %d: a move before the game started", i+1)
+				return nil, outOfPlace(i, "a move before the game started")
 			}
 			if rec.Seq != len(moves)+1 {
-				return nil, fmt.Errorf("record %d: move %d follows move %d", i+1, rec.Seq, len(moves))
+				return nil, outOfPlace(i, "move %d follows move %d", rec.Seq, len(moves))
 			}
 			if rec.Sit != nil {
 				// A latecomer's new seat, after the room record's (and
 				// those of the sits since).
 				if rec.Move.Seat != len(cur.Seats) {
-					return nil, fmt.Errorf("record %d: a new seat %d, but the room has %d seats", i+1, rec.Move.Seat, len(cur.Seats))
+					return nil, outOfPlace(i, "a new seat %d, but the room has %d seats", rec.Move.Seat, len(cur.Seats))
 				}
 				sat := *cur
 				sat.Seats = append(slices.Clone(cur.Seats), rec.Sit)

@@ -166,6 +166,12 @@ func checkJournalFile(path string, copied, done bool) (string, bool) {
 		return s + fmt.Sprintf("; before it: %s; the server resumes the room from there and keeps the whole file beside it", describeJournal(sum, len(rep.Records))), false
 	case serr != nil:
 		return fmt.Sprintf("CANNOT BE RESUMED: %s (%d records)", oneLine(serr), len(rep.Records)), false
+	case sum.Misplaced > 0:
+		s := fmt.Sprintf("DAMAGED at line %d (%s); before it: %s", sum.Misplaced, sum.Why, describeJournal(sum, sum.Misplaced-1))
+		if done {
+			return s, false
+		}
+		return s + "; the server resumes the room from there and keeps the whole file beside it", false
 	case rep.Torn:
 		return fmt.Sprintf("torn last line (line %d, cut off when the server resumes it); before it: %s", rep.Lines, describeJournal(sum, len(rep.Records))), true
 	}

@@ -163,6 +163,25 @@ func TestCLIJournalCheckFindsTheJournalsOfADataDirectory(t *testing.T) {
 	assert.Contains(t, reportLine(t, r.stdout, bad+".journal"), "DAMAGED at line 6 (bad checksum)")
 }
 
+// Lines each whole but out of their order (two swapped) are damage too,
+// reported where the order breaks, as the server resumes the room.
+func TestCLIJournalCheckFindsLinesOutOfPlace(t *testing.T) {
+	data := t.TempDir()
+	srv := webremote.New(webremote.Config{RateLimit: -1, Data: data})
+	code, _ := journalRoom(t, srv, 6)
+	path := filepath.Join(data, code+".journal")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	lines[6], lines[7] = lines[7], lines[6] // the third and fourth moves
+	require.NoError(t, os.WriteFile(path, bytes.Join(lines, nil), 0o600))
+
+	r := cliRun(t, nil, "journal", "check", data)
+	assert.Equal(t, 1, r.code, "%s", r)
+	assert.Contains(t, reportLine(t, r.stdout, code+".journal"),
+		"DAMAGED at line 7 (move 4 follows move 2); before it: room "+code+", deck, playing, 6 records, 2 moves; the server resumes the room from there")
+}
+
 func TestCLIJournalCheckOnAnEmptyDirectory(t *testing.T) {
 	data := t.TempDir()
 	r := cliRun(t, nil, "journal", "check", data)

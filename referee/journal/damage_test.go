@@ -186,3 +186,30 @@ func TestReadReportsAJournalsStateWithoutChangingIt(t *testing.T) {
 	_, err = Read(dir)
 	assert.Error(t, err, "a directory is no journal")
 }
+
+// SalvageBefore keeps a journal of whole lines whole beside it and cuts it
+// before the record its reader found out of place; a record it does not
+// hold is an error, and nothing is changed.
+func TestSalvageBeforeCutsAtTheRecordOutOfPlace(t *testing.T) {
+	at := time.Date(2026, 11, 27, 18, 5, 9, 0, time.UTC)
+	path := filepath.Join(t.TempDir(), "ABCD.journal")
+	write(t, path, 5)
+	whole, err := os.ReadFile(path)
+	require.NoError(t, err)
+
+	_, _, err = SalvageBefore(path, at, 5, "move 6 follows move 4")
+	require.Error(t, err, "there is no sixth record")
+	after, _ := os.ReadFile(path)
+	assert.Equal(t, whole, after)
+
+	kept, dmg, err := SalvageBefore(path, at, 3, "move 5 follows move 3")
+	require.NoError(t, err)
+	assert.Equal(t, DamageError{Path: path, Line: 4, Why: "move 5 follows move 3", Offset: int64(len(bytes.Join(bytes.SplitAfter(whole, []byte("\n"))[:3], nil))), Records: 3}, *dmg)
+	b, _ := os.ReadFile(kept)
+	assert.Equal(t, whole, b, "kept whole")
+	j, raw, repaired, err := Open(path)
+	require.NoError(t, err)
+	defer j.Close()
+	assert.False(t, repaired)
+	assert.Len(t, raw, 3, "the records before it")
+}

@@ -9,7 +9,9 @@
 // is an error (a *DamageError): Open never rewrites it silently. Salvage
 // keeps such a journal whole beside it (NAME.journal.damaged-TIME) and cuts
 // the journal itself at the damaged line, so that it resumes from the
-// records before it; Read reports a journal's state without changing it.
+// records before it; SalvageBefore does so for a record its reader found
+// out of place (its lines whole); Read reports a journal's state without
+// changing it.
 //
 // A retired journal goes to the directory's done/ folder and never takes
 // the place of one there: a name retired again (room codes are reused) is
@@ -251,6 +253,38 @@ func Salvage(path string, at time.Time) (kept string, damage *DamageError, err e
 	if rep.Damage == nil {
 		return "", nil, nil
 	}
+	return keepAndCut(path, at, rep.Damage)
+}
+
+// SalvageBefore is Salvage for a journal whose lines are whole but whose
+// reader found record number records+1 out of its place (a line deleted,
+// repeated or swapped: why says how): the file is kept whole beside it and
+// cut just before that record, which it returns as the damage.
+func SalvageBefore(path string, at time.Time, records int, why string) (kept string, damage *DamageError, err error) {
+	rep, err := Read(path)
+	if err != nil {
+		return "", nil, err
+	}
+	if rep.Damage != nil {
+		return Salvage(path, at)
+	}
+	if records < 0 || records >= len(rep.Records) {
+		return "", nil, fmt.Errorf("%s: no record %d to cut before (it has %d)", path, records+1, len(rep.Records))
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, err
+	}
+	var off int64
+	for range records { // each record is one line
+		off += int64(bytes.IndexByte(b[off:], '\n') + 1)
+	}
+	return keepAndCut(path, at, &DamageError{Path: path, Line: records + 1, Why: why, Offset: off, Records: records})
+}
+
+// keepAndCut copies the journal at path whole beside it and then cuts it
+// at d's offset.
+func keepAndCut(path string, at time.Time, d *DamageError) (kept string, damage *DamageError, err error) {
 	src, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return "", nil, err
@@ -285,13 +319,13 @@ func Salvage(path string, at time.Time) (kept string, damage *DamageError, err e
 		os.Remove(kept)
 		return "", nil, fmt.Errorf("%s: keeping the damaged journal: %w", path, err)
 	}
-	if err := src.Truncate(rep.Damage.Offset); err != nil {
+	if err := src.Truncate(d.Offset); err != nil {
 		return kept, nil, fmt.Errorf("%s: cutting it at the damaged line: %w", path, err)
 	}
 	if err := src.Sync(); err != nil {
 		return kept, nil, fmt.Errorf("%s: cutting it at the damaged line: %w", path, err)
 	}
-	return kept, rep.Damage, nil
+	return kept, d, nil
 }
 
 // Append writes v (as JSON) and flushes it to the disk.
@@ -430,6 +464,12 @@ func (d Dir) Read(name string) (*Report, error) {
 // (Salvage).
 func (d Dir) Salvage(name string, at time.Time) (kept string, damage *DamageError, err error) {
 	return Salvage(filepath.Join(string(d), name+ext), at)
+}
+
+// SalvageBefore repairs the named journal, whose record number records+1
+// is out of its place (SalvageBefore).
+func (d Dir) SalvageBefore(name string, at time.Time, records int, why string) (kept string, damage *DamageError, err error) {
+	return SalvageBefore(filepath.Join(string(d), name+ext), at, records, why)
 }
 
 // retireMu makes the look for a free name in done/ and the rename into it
