@@ -41,6 +41,12 @@ func cleanName(name string) (string, *apiError) {
 	if letters > maxName {
 		return "", tooLong
 	}
+	if !shows(name) {
+		// Only spaces, invisible characters, characters that draw no
+		// ink (the braille blank, a Hangul filler) and marks on none of
+		// them: a name nobody can read.
+		return "", fail(fiber.StatusBadRequest, "a name needs a character that shows: give your name")
+	}
 	for _, r := range name {
 		switch {
 		case unicode.Is(unicode.Bidi_Control, r):
@@ -52,12 +58,37 @@ func cleanName(name string) (string, *apiError) {
 			return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name may hold only letters, marks, digits, punctuation, symbols and emoji (not %U)", r))
 		}
 	}
-	if lookalike(name) == "" {
-		// Joiners, variation selectors or a Hangul filler alone: a name
-		// nobody can see.
-		return "", fail(fiber.StatusBadRequest, "a name needs a character that shows: give your name")
-	}
 	return name, nil
+}
+
+// inkless reports whether r, a character of its own, draws nothing where a
+// letter would be: the braille blank, the Hangul fillers and the musical
+// null notehead. A name reads them as spaces.
+func inkless(r rune) bool {
+	switch r {
+	case '\u2800', '\u3164', '\uffa0', '\u115f', '\u1160', '\U0001D159':
+		return true
+	}
+	return false
+}
+
+// invisible reports whether r is not seen at all: a part of an emoji
+// sequence, a format character (a zero-width space or joiner) or another
+// default-ignorable one.
+func invisible(r rune) bool {
+	return emojiPart(r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Cf, r)
+}
+
+// shows reports whether name holds a character that a reader sees: not a
+// space, invisible or inkless, nor a mark (a mark shows only on what it
+// is put on, and on nothing it reads as blank or as a stray dot).
+func shows(name string) bool {
+	for _, r := range norm.NFKC.String(name) {
+		if !unicode.IsSpace(r) && !invisible(r) && !inkless(r) && !unicode.Is(unicode.M, r) {
+			return true
+		}
+	}
+	return false
 }
 
 // emojiPart reports whether r is an invisible part of an emoji sequence: a
@@ -71,7 +102,9 @@ func emojiPart(r rune) bool {
 // are one name: compatibility forms and widths made plain (NFKC: "Ａnn",
 // "ﬁ"), invisible characters dropped (joiners, variation selectors, tag
 // characters and other default-ignorable ones: "Ann" and "Ann" with a
-// joiner after it), the Unicode confusables mapped to one prototype
+// joiner after it), inkless ones read as spaces and the spaces as one
+// ("Ann" and "Ann" with a braille blank after it, "Bo Lee" and "Bo", a
+// Hangul filler, "Lee"), the Unicode confusables mapped to one prototype
 // (UTS #39 skeleton: Greek "Ζ" and Latin "Z", Cyrillic "а" and Latin "a",
 // "l" and "I") and case folded ("ann", "ANN"). The skeleton is taken
 // before and after folding: a capital's lowercase may be no lookalike of
@@ -80,11 +113,15 @@ func emojiPart(r rune) bool {
 // many screens show them alike.
 func lookalike(name string) string {
 	s := strings.Map(func(r rune) rune {
-		if emojiPart(r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Cf, r) {
+		switch {
+		case inkless(r):
+			return ' '
+		case invisible(r):
 			return -1
 		}
 		return r
 	}, norm.NFKC.String(name))
+	s = strings.Join(strings.Fields(s), " ")
 	s = confusables.Skeleton(s)
 	s = cases.Fold().String(s) // a Caser is not safe for concurrent use: one per call
 	return confusables.Skeleton(s)

@@ -77,12 +77,15 @@ func TestLookalikeNamesAreOneName(t *testing.T) {
 }
 
 // A name that looks like one taken in the room is refused as taken, saying
-// which it looks like; a name that looks different joins.
+// which it looks like (blank-looking characters included: "Anna" with a
+// braille blank after it is no third "Anna"); a name that looks different
+// joins.
 func TestALookalikeOfANameTakenIsRefused(t *testing.T) {
 	s := newTestServer(t, Config{})
 	code, _ := createRoom(t, s, map[string]any{"game": "deck", "players": 6})
 	joinRoom(t, s, code, "Zoe")
 	joinRoom(t, s, code, "Anna")
+	joinRoom(t, s, code, "Bo Lee")
 	for _, c := range []struct{ name, like string }{
 		{"\u0396oe", "Zoe"},        // Greek capital zeta
 		{"zoe", "Zoe"},             // case
@@ -91,6 +94,11 @@ func TestALookalikeOfANameTakenIsRefused(t *testing.T) {
 		{"Ann\u0430", "Anna"},      // Cyrillic a
 		{"\u0410nn\u0430", "Anna"}, // Cyrillic A and a
 		{"Anna\u200d", "Anna"},     // an invisible joiner after it
+		// Characters that draw no ink read as spaces: no third "Anna".
+		{"Anna\u2800", "Anna"}, {"\u2800Anna", "Anna"}, {"\u2800Anna\u2800\u2800", "Anna"}, // the braille blank
+		{"Anna\u3164", "Anna"}, {"Anna\u115f", "Anna"}, {"Anna\uffa0", "Anna"}, // Hangul fillers
+		{"A\u034fnna", "Anna"}, {"Anna\U0001D159", "Anna"}, {"\uff21\uff4e\uff4e\uff41", "Anna"}, {"ANNA", "Anna"},
+		{"Bo\u2800Lee", "Bo Lee"}, {"Bo \u2800 Lee", "Bo Lee"}, {"Bo\u3164Lee", "Bo Lee"},
 	} {
 		r := call(t, s, "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": c.name})
 		if assert.Equal(t, 409, r.status, "%q: %s", c.name, r.body) {
@@ -101,6 +109,31 @@ func TestALookalikeOfANameTakenIsRefused(t *testing.T) {
 	assert.Equal(t, 409, r.status, "%s", r.body)
 	assert.Equal(t, fmt.Sprintf("the name %q is taken in room %s: choose another", "Zoe", code), r.errorText(t))
 	for _, ok := range []string{"Zoë", "Annabel", "{0}"} {
+		joinRoom(t, s, code, ok)
+	}
+}
+
+// A name that reads as blank is refused, whatever it is made of: the
+// braille blank, the Hangul fillers, zero-width characters, variation
+// selectors or combining marks alone, or a mix of them with spaces.
+func TestANameThatReadsAsBlankIsRefused(t *testing.T) {
+	s := newTestServer(t, Config{})
+	code, _ := createRoom(t, s, map[string]any{"game": "deck", "players": 6})
+	for _, name := range []string{
+		"\u2800", "\u2800\u2800", "\u2800 \u2800", // the braille blank
+		"\u3164", "\u115f", "\u1160", "\uffa0", // Hangul fillers
+		"\u200b", "\u2060", "\ufeff", // zero-width ones
+		"\ufe0f", "\ufe0e\ufe0f", "\U000E0101", // variation selectors
+		"\u0301", "\u0301\u0308", "\u20dd", "\u2800\u0301", // combining marks alone
+		"\U0001D159",                      // the musical null notehead
+		"\u3164\u200b\u2800 \u115f\ufe0f", // all of them
+	} {
+		r := call(t, s, "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": name})
+		if assert.Equal(t, 400, r.status, "%+q: %s", name, r.body) {
+			assert.Equal(t, "a name needs a character that shows: give your name", r.errorText(t), "%+q", name)
+		}
+	}
+	for _, ok := range []string{"Zoë", "e\u0301", "Ann\u0301"} { // a mark on a letter shows
 		joinRoom(t, s, code, ok)
 	}
 }
