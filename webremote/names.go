@@ -28,18 +28,8 @@ func cleanName(name string) (string, *apiError) {
 	if name == "" {
 		return "", fail(fiber.StatusBadRequest, `give your name: {"name":"Ann"}`)
 	}
-	tooLong := fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
-	if !utf8.ValidString(name) || len(name) > maxNameBytes {
-		return "", tooLong
-	}
-	letters := 0
-	for g := uniseg.NewGraphemes(name); g.Next(); letters++ {
-		if len(g.Str()) > maxLetterBytes {
-			return "", tooLong // a letter under a pile of accents
-		}
-	}
-	if letters > maxName {
-		return "", tooLong
+	if !fitsLetters(name, maxName) {
+		return "", fail(fiber.StatusBadRequest, fmt.Sprintf("a name is 1 to %d letters", maxName))
 	}
 	if !shows(name) {
 		// Only spaces, invisible characters, characters that draw no
@@ -59,6 +49,23 @@ func cleanName(name string) (string, *apiError) {
 		}
 	}
 	return name, nil
+}
+
+// fitsLetters reports whether s, valid UTF-8, is at most max letters as a
+// reader counts them (grapheme clusters: 👨‍🍳 is one), none of them a
+// letter under a pile of accents (maxLetterBytes), and at most
+// maxNameBytes in all.
+func fitsLetters(s string, max int) bool {
+	if !utf8.ValidString(s) || len(s) > maxNameBytes {
+		return false
+	}
+	letters := 0
+	for g := uniseg.NewGraphemes(s); g.Next(); letters++ {
+		if len(g.Str()) > maxLetterBytes || letters >= max {
+			return false
+		}
+	}
+	return true
 }
 
 // inkless reports whether r, a character of its own, draws nothing where a

@@ -28,7 +28,7 @@ const (
 
 // Limits on what a phone may send.
 const (
-	maxName = 24 // letters (grapheme clusters) in a player's name
+	maxName = 24 // letters (grapheme clusters) in a player's name, and in a timer's
 	// maxNameBytes and maxLetterBytes bound a name's bytes, and one
 	// letter's: 24 families of four (25 bytes each) or flags of a region
 	// (28) fit, a letter under a pile of accents does not.

@@ -211,7 +211,7 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 		return err
 	}
 	name = strings.TrimSpace(name)
-	if name == "" || len(name) > 24 {
+	if name == "" || !fitsLetters(name, maxName) {
 		return fail(fiber.StatusBadRequest, `name the timer (1 to 24 letters): {"name":"sand","action":"start"}`)
 	}
 	now := r.s.clock().Now()
