@@ -113,10 +113,7 @@ func (s *Server) roomOf(c *fiber.Ctx) (*room, *apiError) {
 	code := c.Params("room")
 	r := s.room(code)
 	if r == nil {
-		if len(code) > 8 {
-			code = code[:8] + "…"
-		}
-		return nil, fail(fiber.StatusNotFound, fmt.Sprintf("no room %q (ended, or a typo? codes are 4 letters)", code))
+		return nil, fail(fiber.StatusNotFound, fmt.Sprintf("no room %q (ended, or a typo? codes are 4 letters)", excerpt(code)))
 	}
 	return r, nil
 }
@@ -163,7 +160,7 @@ func (s *Server) createRoom(c *fiber.Ctx) error {
 		case bool:
 			opts[k] = map[bool]string{true: "yes", false: "no"}[v]
 		default:
-			return fail(fiber.StatusBadRequest, fmt.Sprintf("option %q: give a word or a number", k))
+			return fail(fiber.StatusBadRequest, fmt.Sprintf("option %q: give a word or a number", excerpt(k)))
 		}
 	}
 	base := s.cfg.PublicURL
@@ -198,7 +195,7 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 	if strings.TrimSpace(gameID) == "" {
 		return "", "", "", fail(fiber.StatusBadRequest, `name a game: {"game":"woodlouse"} (the games are `+strings.Join(s.gameIDs(), ", ")+")")
 	}
-	g, err := s.game(gameID)
+	g, err := s.game(excerpt(gameID)) // no game's id is that long: its refusal quotes it short
 	if err != nil {
 		return "", "", "", fail(fiber.StatusBadRequest, err.Error())
 	}
@@ -376,7 +373,7 @@ func sinceParam(c *fiber.Ctx) (int, *apiError) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 {
-		return 0, fail(fiber.StatusBadRequest, fmt.Sprintf("since=%q: give the last sequence number seen, a whole number from 0", oneLine(v)))
+		return 0, fail(fiber.StatusBadRequest, fmt.Sprintf("since=%q: give the last sequence number seen, a whole number from 0", excerpt(v)))
 	}
 	return n, nil
 }
@@ -527,7 +524,7 @@ func (s *Server) gamePage(c *fiber.Ctx) error {
 	id, ok := strings.CutSuffix(c.Params("file"), ".js")
 	g, err := s.game(id)
 	if !ok || err != nil || g.Info().Page == "" {
-		return fail(fiber.StatusNotFound, "not found: /static/games/"+oneLine(c.Params("file")))
+		return fail(fiber.StatusNotFound, "not found: /static/games/"+excerpt(c.Params("file")))
 	}
 	c.Set(fiber.HeaderContentType, staticTypes[".js"])
 	c.Set(fiber.HeaderCacheControl, "no-cache")
@@ -539,11 +536,11 @@ func (s *Server) gamePage(c *fiber.Ctx) error {
 func sendStatic(c *fiber.Ctx, name string) error {
 	clean := path.Clean("/" + name)[1:]
 	if clean == "" || strings.Contains(clean, "..") {
-		return fail(fiber.StatusNotFound, "not found: /static/"+oneLine(name))
+		return fail(fiber.StatusNotFound, "not found: /static/"+excerpt(name))
 	}
 	b, err := fs.ReadFile(web.FS, "static/"+clean)
 	if err != nil {
-		return fail(fiber.StatusNotFound, "not found: /static/"+oneLine(clean))
+		return fail(fiber.StatusNotFound, "not found: /static/"+excerpt(clean))
 	}
 	ct := staticTypes[path.Ext(clean)]
 	if ct == "" {

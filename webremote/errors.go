@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/rivo/uniseg"
 )
 
 // apiError is a refusal with its HTTP status: {"error": msg}.
@@ -36,7 +37,7 @@ func errorHandler(c *fiber.Ctx, err error) error {
 		case fiber.StatusRequestEntityTooLarge:
 			msg = "the request body is over 16 KiB"
 		case fiber.StatusNotFound:
-			msg = "not found: " + oneLine(c.Path())
+			msg = "not found: " + excerpt(c.Path())
 		}
 	}
 	c.Set(fiber.HeaderCacheControl, "no-store")
@@ -45,6 +46,24 @@ func errorHandler(c *fiber.Ctx, err error) error {
 
 // oneLine keeps a message on a single line.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// maxExcerpt is the most letters of its input an error quotes.
+const maxExcerpt = 40
+
+// excerpt is what an error quotes of an input: on one line, its first
+// maxExcerpt letters (grapheme clusters, never cut inside one), and "…"
+// when there were more.
+func excerpt(s string) string {
+	s = oneLine(s)
+	n := 0
+	for g := uniseg.NewGraphemes(s); g.Next(); n++ {
+		if n == maxExcerpt {
+			from, _ := g.Positions()
+			return s[:from] + "…"
+		}
+	}
+	return s
+}
 
 // newToken is 192 random bits, base64url.
 func newToken() (string, error) {

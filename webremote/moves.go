@@ -46,7 +46,7 @@ func parseMove(raw json.RawMessage, seat int) (game.Move, *apiError) {
 			}
 		}
 		if len(f) == 0 {
-			return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move %q: want an action and its arguments, like \"play broom\"", text))
+			return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move %q: want an action and its arguments, like \"play broom\"", excerpt(text)))
 		}
 		mv = game.Move{Action: f[0], Args: f[1:]}
 	case '{':
@@ -67,7 +67,7 @@ func parseMove(raw json.RawMessage, seat int) (game.Move, *apiError) {
 		}
 		for _, a := range obj.Args {
 			if a == "" || strings.ContainsFunc(a, isSpace) {
-				return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move: argument %q must be one word", a))
+				return game.Move{}, fail(fiber.StatusBadRequest, fmt.Sprintf("move: argument %q must be one word", excerpt(a)))
 			}
 		}
 		mv = game.Move{Action: action, Args: obj.Args}
@@ -128,7 +128,7 @@ func (r *room) move(tok string, req moveRequest) (answer, *apiError) {
 		}
 	}
 	if slices.Contains(r.info.RefereeActions, mv.Action) {
-		return answer{}, fail(fiber.StatusForbidden, fmt.Sprintf("%q is the referee's move (its clock makes it), not a player's", mv.Action))
+		return answer{}, fail(fiber.StatusForbidden, fmt.Sprintf("%q is the referee's move (its clock makes it), not a player's", excerpt(mv.Action)))
 	}
 	switch r.status {
 	case statusLobby:

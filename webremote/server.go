@@ -456,7 +456,7 @@ func (s *Server) guard(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
 	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
 	if !s.hostAllowed(host) {
-		msg := fmt.Sprintf("this server does not answer to the name %q", oneLine(splitHost(host)))
+		msg := fmt.Sprintf("this server does not answer to the name %q", excerpt(splitHost(host)))
 		if s.cfg.PublicURL != "" {
 			msg += ": open " + s.cfg.PublicURL
 		}

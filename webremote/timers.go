@@ -251,7 +251,7 @@ func (r *room) timerAction(tok, name, action string, seconds int) *apiError {
 	case "delete":
 		next = slices.DeleteFunc(next, func(x *roomTimer) bool { return x == t })
 	default:
-		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", action))
+		return fail(fiber.StatusBadRequest, fmt.Sprintf("%q is not a timer action: create, start, pause, flip, reset or delete", excerpt(action)))
 	}
 	prev, rec := r.timers, r.recLocked()
 	rec.timers = next

@@ -185,7 +185,7 @@ func (s *Server) wsCheck(c *fiber.Ctx) error {
 		return fail(fiber.StatusTooManyRequests, tooManySockets(p))
 	}
 	if r == nil {
-		return fail(fiber.StatusNotFound, "no room "+oneLine(c.Params("room")))
+		return fail(fiber.StatusNotFound, "no room "+excerpt(c.Params("room")))
 	}
 	since, err := sinceParam(c)
 	if err != nil {
