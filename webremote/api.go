@@ -232,13 +232,18 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 	// server never lock the host out of their party.
 	ownCap := p != nil && s.limited()
 	globalCap := !ownCap || !p.local
+	// At its cap, p's new room takes the place of a spare room of p's
+	// (makeWayFor), which ends only once the new room holds its place: a
+	// refused create ends nothing.
+	var spares []*room
 	if ownCap {
-		if aerr := s.makeWayFor(*p); aerr != nil {
+		var aerr *apiError
+		if spares, aerr = s.makeWayFor(*p); aerr != nil {
 			return "", "", "", aerr
 		}
 	}
 	s.mu.RLock()
-	full := globalCap && len(s.rooms) >= maxRooms
+	full := globalCap && len(s.rooms) >= maxRooms && len(spares) == 0
 	s.mu.RUnlock()
 	if full {
 		s.sweep() // rooms idle for long make way
@@ -254,21 +259,28 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 		r.mu.Unlock()
 		return "", "", "", errStopping()
 	}
-	if globalCap && len(s.rooms) >= maxRooms {
+	spare := s.claimSpareLocked(spares)
+	refuse := func(aerr *apiError) (string, string, string, *apiError) {
+		if spare != nil {
+			spare.replaced = false
+		}
 		s.mu.Unlock()
 		r.mu.Unlock()
-		return "", "", "", fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms))
+		return "", "", "", aerr
 	}
-	if ownCap && len(s.ownRoomsLocked(p.key)) >= roomCap(*p) {
-		s.mu.Unlock()
-		r.mu.Unlock()
-		return "", "", "", tooManyRooms(*p)
+	reused := 0 // the spare's place, which the new room takes
+	if spare != nil {
+		reused = 1
+	}
+	if globalCap && len(s.rooms)-reused >= maxRooms {
+		return refuse(fail(fiber.StatusConflict, fmt.Sprintf("too many rooms (%d): end some", maxRooms)))
+	}
+	if ownCap && len(s.ownRoomsLocked(p.key))-reused >= roomCap(*p) {
+		return refuse(tooManyRooms(*p))
 	}
 	code, err := s.newCodeLocked()
 	if err != nil {
-		s.mu.Unlock()
-		r.mu.Unlock()
-		return "", "", "", fail(fiber.StatusConflict, err.Error())
+		return refuse(fail(fiber.StatusConflict, err.Error()))
 	}
 	r.code = code
 	r.joinURL = base + "/j/" + code
@@ -296,6 +308,9 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 		s.mu.Lock()
 		delete(s.rooms, code)
 		delete(s.tokens, r.host)
+		if spare != nil {
+			spare.replaced = false
+		}
 		s.mu.Unlock()
 		if perr != nil {
 			return "", "", "", perr
@@ -303,6 +318,9 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 		return "", "", "", fail(fiber.StatusInternalServerError, "the server cannot save rooms in its data directory: "+jerr.Error())
 	}
 	r.mu.Unlock()
+	if spare != nil {
+		s.retireSpare(spare)
+	}
 
 	s.logf("room %s: created for %s (%d seats)", code, info.ID, seats)
 	if onRoom != nil {
@@ -311,32 +329,63 @@ func (s *Server) newRoom(p *peer, base, gameID string, wantPlayers int, variant 
 	return code, host, r.joinURL, nil
 }
 
-// makeWayFor makes way for a new room of p's when p has all the live rooms
-// it may create: its oldest lobby that nobody joined, else its oldest
-// finished game, is retired (a host going from game to game is never
-// stuck); 429 when every room of p's is in use.
-func (s *Server) makeWayFor(p peer) *apiError {
+// makeWayFor lists, when p has all the live rooms it may create, the rooms
+// of p's that a new one may replace: its lobbies that nobody joined, oldest
+// first, then its finished games (a host going from game to game is never
+// stuck); 429 when every room of p's is in use. It ends none of them.
+func (s *Server) makeWayFor(p peer) ([]*room, *apiError) {
 	s.mu.Lock()
 	own := s.ownRoomsLocked(p.key)
 	s.mu.Unlock()
 	if len(own) < roomCap(p) {
-		return nil
+		return nil, nil
 	}
+	var spares []*room
 	for _, spare := range []func(r *room) bool{
 		func(r *room) bool { return r.status == statusLobby && r.emptyLocked() },
 		func(r *room) bool { return r.status == statusOver },
 	} {
 		for _, r := range own {
 			r.mu.Lock()
-			retired := spare(r) && r.endLocked("retired", "the room was replaced by a newer one from the same address") == nil
-			r.mu.Unlock()
-			if retired {
-				s.logf("room %s: replaced by a newer room of its creator's", r.code)
-				return nil
+			if spare(r) {
+				spares = append(spares, r)
 			}
+			r.mu.Unlock()
 		}
 	}
-	return tooManyRooms(p)
+	if len(spares) == 0 {
+		return nil, tooManyRooms(p)
+	}
+	return spares, nil
+}
+
+// claimSpareLocked takes the first of spares that is still live and that
+// no other new room is replacing, and marks it replaced; nil for none.
+// The caller holds s.mu.
+func (s *Server) claimSpareLocked(spares []*room) *room {
+	for _, r := range spares {
+		if s.rooms[r.code] == r && !r.replaced {
+			r.replaced = true
+			return r
+		}
+	}
+	return nil
+}
+
+// retireSpare ends a spare room whose place a new room took. One that
+// stopped being spare meanwhile (a player joined it) is kept: its creator
+// then holds a room over its cap until one ends.
+func (s *Server) retireSpare(r *room) {
+	r.mu.Lock()
+	retired := ((r.status == statusLobby && r.emptyLocked()) || r.status == statusOver) &&
+		r.endLocked("retired", "the room was replaced by a newer one from the same address") == nil
+	r.mu.Unlock()
+	if retired {
+		s.logf("room %s: replaced by a newer room of its creator's", r.code)
+	}
+	s.mu.Lock()
+	r.replaced = false
+	s.mu.Unlock()
 }
 
 func tooManyRooms(p peer) *apiError {

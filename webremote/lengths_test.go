@@ -2,7 +2,9 @@ package webremote
 
 import (
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -67,5 +69,50 @@ func TestErrorsQuoteAShortExcerptOfTheInput(t *testing.T) {
 			assert.NotContains(t, text, "\ufffd", "cut between letters")
 			assert.NotContains(t, text, "\n")
 		})
+	}
+}
+
+// onEnded is a log that calls f (once) when it is told that room code has
+// ended, in the goroutine that ended it.
+type onEnded struct {
+	code string
+	f    func()
+	once sync.Once
+}
+
+func (w *onEnded) Write(b []byte) (int, error) {
+	if strings.Contains(string(b), "room "+w.code+": ended") {
+		w.once.Do(w.f)
+	}
+	return len(b), nil
+}
+
+// A create that is refused ends nothing: an address at its cap whose new
+// room would replace its empty lobby keeps the lobby when the server turns
+// out full. The place the lobby leaves is taken by another address's room
+// in the instant it is freed (here, as soon as the lobby is said to end):
+// the new room must already hold it, or be refused with the lobby alive.
+func TestARefusedCreateEndsNoLobby(t *testing.T) {
+	log := &onEnded{}
+	s := limitedServer(t, Config{RateLimit: 1000, Log: log})
+	codes := roomsToTheCap(t, s, "10.0.0.9")
+	fillTheServer(t, s)
+	lobby := codes[0]
+	log.code = lobby
+	log.f = func() { // another address's room takes the freed place
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		tmpl := s.rooms[codes[1]]
+		s.rooms["ZZZZ"] = &room{s: s, code: "ZZZZ", g: tmpl.g, info: tmpl.info, status: statusPlaying, active: time.Now(), clients: map[*client]struct{}{}}
+	}
+	code, _, r := createFrom(t, s, "10.0.0.9")
+	lobbyAlive := callFrom(t, s, "10.0.0.9", "GET", "/api/rooms/"+lobby+"/table", "", nil).status == 200
+	if r.status == 201 {
+		assert.False(t, lobbyAlive, "the new room %s replaced the empty lobby", code)
+	} else {
+		assert.True(t, lobbyAlive, "refused (%d %s), yet the empty lobby was ended", r.status, r.body)
+	}
+	for _, c := range codes[1:] {
+		assert.Equal(t, 200, callFrom(t, s, "10.0.0.9", "GET", "/api/rooms/"+c+"/table", "", nil).status, "rooms with players are kept")
 	}
 }

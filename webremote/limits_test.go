@@ -157,15 +157,7 @@ func TestWebsocketHandshakesCountAgainstTheAddress(t *testing.T) {
 // when each has players. Other addresses are not hindered.
 func TestOneAddressCannotFillTheServer(t *testing.T) {
 	s := limitedServer(t, Config{RateLimit: 1000})
-	var codes []string
-	for i := range maxRoomsPerAddr {
-		code, _, r := createFrom(t, s, "10.0.0.9")
-		require.Equal(t, 201, r.status, "%s", r.body)
-		if i > 0 { // the first stays an empty lobby
-			require.Equal(t, 201, callFrom(t, s, "10.0.0.11", "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": "Ann"}).status)
-		}
-		codes = append(codes, code)
-	}
+	codes := roomsToTheCap(t, s, "10.0.0.9")
 	sixth, _, r := createFrom(t, s, "10.0.0.9")
 	require.Equal(t, 201, r.status, "the empty lobby makes way: %s", r.body)
 	assert.Equal(t, 404, callFrom(t, s, "10.0.0.9", "GET", "/api/rooms/"+codes[0]+"/table", "", nil).status, "the empty lobby was retired")
@@ -178,6 +170,22 @@ func TestOneAddressCannotFillTheServer(t *testing.T) {
 	}
 	_, _, r = createFrom(t, s, "10.0.0.12")
 	assert.Equal(t, 201, r.status, "another address may: %s", r.body)
+}
+
+// roomsToTheCap creates from address from all the rooms it may, oldest
+// first: the first an empty lobby, each other with a player.
+func roomsToTheCap(t *testing.T, s *Server, from string) []string {
+	t.Helper()
+	var codes []string
+	for i := range maxRoomsPerAddr {
+		code, _, r := createFrom(t, s, from)
+		require.Equal(t, 201, r.status, "%s", r.body)
+		if i > 0 { // the first stays an empty lobby
+			require.Equal(t, 201, callFrom(t, s, "10.0.0.11", "POST", "/api/rooms/"+code+"/join", "", map[string]string{"name": "Ann"}).status)
+		}
+		codes = append(codes, code)
+	}
+	return codes
 }
 
 // The host on the server's machine is never locked out by strangers who

@@ -152,6 +152,10 @@ type room struct {
 	// stopped: the server is stopping (Shutdown): nothing more is
 	// scheduled, no websocket is attached.
 	stopped bool
+
+	// replaced: a new room of its creator's is taking its place (api.go's
+	// claimSpareLocked). Guarded by the Server's mu, not the room's.
+	replaced bool
 }
 
 // tableURL is the address of the room's public table (the join address's
