@@ -229,7 +229,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 			opt.Progress(int(n), total)
 		}
 	}
-	parallel(workers, len(all), func(i int) {
+	Parallel(workers, len(all), func(i int) {
 		defer tick()
 		f := all[i]
 		p, err := ReadFLAC(f.path)
@@ -312,7 +312,7 @@ func Calibrate(opt CalibrateOptions) (*Calibration, error) {
 		}
 	}
 	total += len(hears)
-	parallel(workers, len(hears), func(k int) {
+	Parallel(workers, len(hears), func(k int) {
 		defer tick()
 		hj := hears[k]
 		f := hj.j.others[hj.file]

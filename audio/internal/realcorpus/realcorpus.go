@@ -377,7 +377,7 @@ func Score(opt Options) (*Result, error) {
 		}
 	}
 	sort.SliceStable(order, func(a, b int) bool { return weight[order[a]] > weight[order[b]] })
-	parallel(workers, len(order), func(k int) {
+	Parallel(workers, len(order), func(k int) {
 		defer tick()
 		i := order[k]
 		if i < len(jobs) {
@@ -425,7 +425,7 @@ func Score(opt Options) (*Result, error) {
 	for _, cj := range codeJobs {
 		scores := make([]CodeScore, len(cj.plans))
 		errs := make([]error, len(cj.plans))
-		parallel(workers, len(cj.plans), func(i int) {
+		Parallel(workers, len(cj.plans), func(i int) {
 			defer tick()
 			cf := &cj.plans[i]
 			if len(cj.fails) > 0 { // a recording it is cut from could not be read
@@ -567,8 +567,8 @@ func decodeMono(path string, rate int) ([]float64, error) {
 	return Resample(m, p.Rate, rate), nil
 }
 
-// parallel runs fn(0) … fn(n-1) on workers goroutines.
-func parallel(workers, n int, fn func(i int)) {
+// Parallel runs fn(0) … fn(n-1) on workers goroutines.
+func Parallel(workers, n int, fn func(i int)) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, n) {

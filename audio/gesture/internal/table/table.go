@@ -22,12 +22,15 @@ import (
 	"github.com/tableref/tableref/audio/internal/realcorpus"
 )
 
+// onsetLabel is a labelled gesture: when, and clap or bang.
+type onsetLabel struct {
+	T    float64 `json:"t"`
+	Kind string  `json:"kind"`
+}
+
 // labels is the part of a corpus label file we use.
 type labels struct {
-	Onsets []struct {
-		T    float64 `json:"t"`
-		Kind string  `json:"kind"`
-	} `json:"onsets"`
+	Onsets      []onsetLabel `json:"onsets"`
 	Distractors []struct {
 		T float64 `json:"t"`
 	} `json:"distractors"`
@@ -276,10 +279,7 @@ func ExtractReal(r realcorpus.Recording) ([][]string, error) {
 	switch r.Kind {
 	case realcorpus.Claps, realcorpus.Bangs:
 		for _, t := range r.Label.Times {
-			lab.Onsets = append(lab.Onsets, struct {
-				T    float64 `json:"t"`
-				Kind string  `json:"kind"`
-			}{t, string(r.Kind)})
+			lab.Onsets = append(lab.Onsets, onsetLabel{t, string(r.Kind)})
 		}
 	default:
 		lab.Speech = [][2]float64{{0, p.Seconds()}}

@@ -26,7 +26,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/tableref/tableref/audio/gesture"
 	"github.com/tableref/tableref/audio/gesture/internal/learn"
@@ -272,22 +271,9 @@ func runReal(args []string) error {
 	}
 	rows := make([][][]string, len(recs))
 	errs := make([]error, len(recs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				rows[i], errs[i] = table.ExtractReal(recs[i])
-			}
-		}()
-	}
-	for i := range recs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	realcorpus.Parallel(max(1, runtime.GOMAXPROCS(0)), len(recs), func(i int) {
+		rows[i], errs[i] = table.ExtractReal(recs[i])
+	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
