@@ -3,6 +3,7 @@ package webremote
 import (
 	"fmt"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -217,13 +218,11 @@ func (s *Server) ownRoomsLocked(key string) []*room {
 
 // socketSlot is one of an address's places for a websocket, held by one
 // socket at a time: a token's new socket may take over the place of its
-// own oldest one (replaceOwnSocket). limMu guards held.
+// own oldest one (replaceOwnSocket).
 type socketSlot struct {
 	key   string  // the address's (peer.key)
 	owner string  // the room's code and hashToken of the socket's token; "" for a watching screen
-	n     uint64  // the order of opening: the oldest is replaced first
 	c     *client // the socket
-	held  bool
 }
 
 // slotOwner is who a socket's place belongs to: a token of a room, or
@@ -240,21 +239,33 @@ func slotOwner(code, tok string) string {
 func (s *Server) openSocket(p peer, owner string, c *client) *socketSlot {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
-	if s.limited() && s.sockets[p.key] >= socketCap(p) {
+	if s.limited() && len(s.sockets[p.key]) >= socketCap(p) {
 		return nil
 	}
-	s.sockets[p.key]++
 	return s.holdLocked(&socketSlot{key: p.key, owner: owner, c: c})
 }
 
-// holdLocked records sl as held; the caller holds limMu.
+// holdLocked records sl as the newest place of its address; the caller
+// holds limMu.
 func (s *Server) holdLocked(sl *socketSlot) *socketSlot {
-	if s.socketSlots == nil {
-		s.socketSlots = map[*socketSlot]bool{}
-	}
-	sl.n, sl.held = clientN.Add(1), true
-	s.socketSlots[sl] = true
+	s.sockets[sl.key] = append(s.sockets[sl.key], sl)
 	return sl
+}
+
+// releaseLocked frees sl's place, reporting false when it was not held
+// (a newer socket of its owner took it over); the caller holds limMu.
+func (s *Server) releaseLocked(sl *socketSlot) bool {
+	held := s.sockets[sl.key]
+	i := slices.Index(held, sl)
+	if i < 0 {
+		return false
+	}
+	if held = slices.Delete(held, i, i+1); len(held) == 0 {
+		delete(s.sockets, sl.key)
+	} else {
+		s.sockets[sl.key] = held
+	}
+	return true
 }
 
 // closeSocket frees a place counted by openSocket, unless a newer socket
@@ -262,29 +273,21 @@ func (s *Server) holdLocked(sl *socketSlot) *socketSlot {
 func (s *Server) closeSocket(sl *socketSlot) {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
-	if !sl.held {
-		return
-	}
-	sl.held = false
-	delete(s.socketSlots, sl)
-	if s.sockets[sl.key]--; s.sockets[sl.key] <= 0 {
-		delete(s.sockets, sl.key)
-	}
+	s.releaseLocked(sl)
 }
 
 // ownSocketLocked is the oldest place owner holds at the peer's address
 // (nil for none); the caller holds limMu.
 func (s *Server) ownSocketLocked(p peer, owner string) *socketSlot {
-	var oldest *socketSlot
 	if owner == "" {
 		return nil
 	}
-	for sl := range s.socketSlots {
-		if sl.key == p.key && sl.owner == owner && (oldest == nil || sl.n < oldest.n) {
-			oldest = sl
+	for _, sl := range s.sockets[p.key] { // oldest first
+		if sl.owner == owner {
+			return sl
 		}
 	}
-	return oldest
+	return nil
 }
 
 // replaceOwnSocket gives a new socket of owner the place of owner's oldest
@@ -298,8 +301,7 @@ func (s *Server) replaceOwnSocket(p peer, owner string, c *client) (sl *socketSl
 	if o == nil {
 		return nil, nil
 	}
-	o.held = false
-	delete(s.socketSlots, o)
+	s.releaseLocked(o)
 	return s.holdLocked(&socketSlot{key: p.key, owner: owner, c: c}), o.c
 }
 
@@ -308,7 +310,7 @@ func (s *Server) replaceOwnSocket(p peer, owner string, c *client) (sl *socketSl
 func (s *Server) socketsFull(p peer, owner string) bool {
 	s.limMu.Lock()
 	defer s.limMu.Unlock()
-	return s.limited() && s.sockets[p.key] >= socketCap(p) && s.ownSocketLocked(p, owner) == nil
+	return s.limited() && len(s.sockets[p.key]) >= socketCap(p) && s.ownSocketLocked(p, owner) == nil
 }
 
 func tooManySockets(p peer) string {

@@ -360,7 +360,7 @@ func TestATokensNewSocketReplacesItsOwnAtTheAddresssCap(t *testing.T) {
 		old = c
 	}
 	l.limMu.Lock()
-	n := l.sockets["a:10.0.0.9"]
+	n := len(l.sockets["a:10.0.0.9"])
 	l.limMu.Unlock()
 	assert.LessOrEqual(t, n, maxSocketsPerAddr, "the address holds no more places than it may")
 	_, res, err = dialTok(bob)

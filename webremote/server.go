@@ -145,9 +145,7 @@ type Server struct {
 	names map[string]bool // the names the server answers to (hostAllowed)
 
 	limMu   sync.Mutex
-	sockets map[string]int // open websockets by address key
-	// socketSlots are the places those websockets hold (limit.go).
-	socketSlots map[*socketSlot]bool
+	sockets map[string][]*socketSlot // the places open websockets hold, by address key, oldest first (limit.go)
 	// testPeer, set by tests, says where a request comes from (ok false:
 	// from its connection).
 	testPeer func(c *fiber.Ctx) (peer, bool)
@@ -187,7 +185,7 @@ func New(cfg Config) *Server {
 		rate = 20
 	}
 	s := &Server{cfg: cfg, rooms: map[string]*room{}, tokens: map[string]*room{}, owners: map[*room]owner{},
-		qrs: map[string][]byte{}, sockets: map[string]int{}}
+		qrs: map[string][]byte{}, sockets: map[string][]*socketSlot{}}
 	if rate > 0 {
 		s.limiter = newLimiter(rate, time.Now)
 	}
