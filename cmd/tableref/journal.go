@@ -140,6 +140,9 @@ func runJournalCheck(e *env, args []string) error {
 // is damaged or holds no room (a kept copy of a damaged journal is always
 // fine: the server made it and resumed the room without it). A retired one
 // (done) is never resumed.
+// resumesBefore ends the line of a live journal damaged at some line.
+const resumesBefore = "; the server resumes the room from there and keeps the whole file beside it"
+
 func checkJournalFile(path string, copied, done bool) (string, bool) {
 	rep, err := journal.Read(path)
 	if err != nil {
@@ -163,7 +166,7 @@ func checkJournalFile(path string, copied, done bool) (string, bool) {
 		case serr != nil:
 			return s + fmt.Sprintf("; the %d records before it make no room (%s): the server cannot resume it and leaves it as it is", len(rep.Records), oneLine(serr)), false
 		}
-		return s + fmt.Sprintf("; before it: %s; the server resumes the room from there and keeps the whole file beside it", describeJournal(sum, len(rep.Records))), false
+		return s + "; before it: " + describeJournal(sum, len(rep.Records)) + resumesBefore, false
 	case serr != nil:
 		return fmt.Sprintf("CANNOT BE RESUMED: %s (%d records)", oneLine(serr), len(rep.Records)), false
 	case sum.Misplaced > 0:
@@ -171,7 +174,7 @@ func checkJournalFile(path string, copied, done bool) (string, bool) {
 		if done {
 			return s, false
 		}
-		return s + "; the server resumes the room from there and keeps the whole file beside it", false
+		return s + resumesBefore, false
 	case rep.Torn:
 		return fmt.Sprintf("torn last line (line %d, cut off when the server resumes it); before it: %s", rep.Lines, describeJournal(sum, len(rep.Records))), true
 	}
